@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+# LoadPin, done right: the patch series, its kernel builds and its tests.
+# Everything runs as root on Debian 12; see README.md.
+
+S := scripts
+
+.PHONY: all deps tree kernel guest check demo refresh help
+all: check
+
+help:
+	@echo "make demo     build the patched kernel and show LoadPin in QEMU"
+	@echo "make check    build and run every test; last line: N passed, N failed"
+	@echo "make kernel   build the patched kernel (last line: bzImage path)"
+	@echo "make refresh  export the commits of the kernel tree into patches/"
+
+deps:
+	@$(S)/deps.sh
+
+tree: deps
+	@$(S)/tree.sh
+
+kernel: tree
+	@$(S)/kernel.sh main
+
+guest: kernel
+	@$(S)/guest.sh -n main
+
+check:
+	@$(S)/check.sh
+
+demo:
+	@$(S)/demo.sh
+
+refresh:
+	@$(S)/refresh.sh

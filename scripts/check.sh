@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: set up, build, boot every scenario; the last line is
+# "N passed, N failed, N skipped" and the exit status is 1 on any failure.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+pass=0 fail=0 skip=0
+step() {	# step NAME CMD...: a set-up step that counts as one test
+	local name=$1
+	shift
+	if "$@"; then
+		echo "PASS setup: $name"
+		pass=$((pass + 1))
+	else
+		echo "FAIL setup: $name"
+		fail=$((fail + 1))
+		return 1
+	fi
+}
+suite() {	# suite ARGS...: run.py, adding its counts to ours
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		"# counts: "*) set -- ${line#\# counts: }
+			pass=$((pass + $1)) fail=$((fail + $2)) skip=$((skip + $3)) ;;
+		*) echo "$line" ;;
+		esac
+	done < <(python3 "$TOP/tests/run.py" --no-summary "$@")
+}
+finish() {
+	echo "$pass passed, $fail failed, $skip skipped"
+	[ "$fail" = 0 ]
+	exit
+}
+
+start=$(date +%s)
+step "dependencies installed" "$TOP/scripts/deps.sh" || finish
+step "series applies to the pristine tree" "$TOP/scripts/tree.sh" || finish
+step "kernel builds" "$TOP/scripts/kernel.sh" main >/dev/null || finish
+step "guest programs and initramfs build" "$TOP/scripts/guest.sh" -n main >/dev/null || finish
+suite --build main ${LOADPIN_SCENARIOS:-}
+echo "# make check took $(( $(date +%s) - start ))s"
+finish

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for the build scripts. Sourced, not run.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The kernel tree and build outputs live outside the clone so that a fresh
+# clone (CI) reuses them: extraction, git import and ccache are the slow
+# parts of a cold run.
+CACHE=${LOADPIN_CACHE:-$HOME/.cache/loadpin}
+TARBALL=${LOADPIN_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+SRC=$CACHE/linux		# git tree: pristine commit + our series
+UPSTREAM_SRC=$CACHE/linux-upstream	# worktree at the pristine commit
+OUT=$TOP/out			# per-clone artifacts (images, logs)
+JOBS=${JOBS:-$(nproc)}
+
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+# Kernel builds embed timestamps and build hosts; make them fixed so that
+# ccache hits across trees and runs.
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+export KBUILD_BUILD_USER=loadpin
+export KBUILD_BUILD_HOST=qemu
+
+IDENT_NAME="LoadPin Project"
+IDENT_EMAIL="loadpin-dev@example.org"
+export GIT_AUTHOR_NAME="$IDENT_NAME" GIT_AUTHOR_EMAIL="$IDENT_EMAIL"
+export GIT_COMMITTER_NAME="$IDENT_NAME" GIT_COMMITTER_EMAIL="$IDENT_EMAIL"
+
+die() { echo "error: $*" >&2; exit 1; }
+log() { echo "==> $*" >&2; }
+
+# The series, in order, as paths.
+series_files() {
+	local p
+	while read -r p; do
+		p=${p%%#*}
+		p=$(echo "$p" | tr -d '[:space:]')
+		[ -n "$p" ] && echo "$TOP/patches/$p"
+	done < "$TOP/patches/series"
+}
+
+series_hash() {
+	{ cat "$TOP/patches/series"; series_files | xargs -r cat; } |
+		sha256sum | cut -c1-16
+}

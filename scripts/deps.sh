@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install what the build and the tests need (Debian 12, as root). Fast and
+# silent when everything is there already.
+set -euo pipefail
+pkgs=(linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
+      cpio xz-utils gzip kmod git perl python3 ccache e2fsprogs squashfs-tools
+      cryptsetup-bin qemu-system-x86 busybox-static sparse coccinelle
+      binutils)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "error: missing packages (${missing[*]}); run as root or install them" >&2
+	exit 1
+fi
+echo "==> apt-get install ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

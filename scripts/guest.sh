@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build what runs inside the guest against a built kernel:
+#   guest.sh [-n NAME] [-s SRC]
+# the test modules (lp_a..lp_d.ko), lpctl, the tree's LoadPin selftests
+# (static), and the busybox initramfs holding them and every scenario's
+# guest script. Outputs go to $OUT/guest/NAME/.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+src=$SRC
+name=main
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-n) name=$2; shift 2 ;;
+	-s) src=$2; shift 2 ;;
+	*) die "unknown argument $1" ;;
+	esac
+done
+obj=$CACHE/build/$name
+dst=$OUT/guest/$name
+[ -f "$obj/arch/x86/boot/bzImage" ] || die "no kernel built in $obj"
+mkdir -p "$dst"
+CC="ccache gcc"
+command -v ccache >/dev/null || CC=gcc
+
+# Test modules: one payload under four names.
+if grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
+	mkdir -p "$dst/module"
+	: > "$dst/module/Kbuild.new"
+	for m in lp_a lp_b lp_c lp_d; do
+		cmp -s "$TOP/tests/module/loadpin_test_mod.c" "$dst/module/$m.c" ||
+			cp "$TOP/tests/module/loadpin_test_mod.c" "$dst/module/$m.c"
+		echo "obj-m += $m.o" >> "$dst/module/Kbuild.new"
+	done
+	mv "$dst/module/Kbuild.new" "$dst/module/Kbuild"
+	make -s -C "$src" O="$obj" M="$dst/module" CC="$CC" -j"$JOBS" modules >/dev/null ||
+		die "test module build failed"
+fi
+
+# UAPI headers of this tree, for the selftests.
+make -s -C "$src" O="$obj" headers_install INSTALL_HDR_PATH="$dst/hdr" >/dev/null
+
+cflags=(-static -O2 -Wall
+	-isystem "$dst/hdr/include" -I "$src/tools/testing/selftests")
+mkdir -p "$dst/bin"
+$CC "${cflags[@]}" -o "$dst/bin/lpctl" "$TOP/tests/guest/lpctl.c"
+for t in "$src"/tools/testing/selftests/loadpin/*_test.c \
+	 "$src"/tools/testing/selftests/lsm/lsm_*_test.c; do
+	[ -f "$t" ] || continue
+	b=$(basename "$t" .c)
+	extra=()
+	case "$t" in */lsm/*) extra=("$src/tools/testing/selftests/lsm/common.c") ;; esac
+	$CC "${cflags[@]}" -o "$dst/bin/$b" "$t" "${extra[@]}" -lpthread ||
+		die "selftest $b failed to build"
+done
+
+# The initramfs.
+root=$dst/initramfs
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mnt,tests/scenarios,payload}
+cp /bin/busybox "$root/bin/busybox"
+install -m 0755 "$TOP/tests/guest/init" "$root/init"
+cp "$TOP/tests/guest/lib.sh" "$root/tests/lib.sh"
+cp "$dst"/bin/* "$root/bin/"
+python3 "$TOP/tests/run.py" --extract-guest "$root/tests/scenarios"
+"$TOP/scripts/payload.sh" "$dst" "$root/payload"
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+	gzip -1 > "$dst/initramfs.cpio.gz"
+echo "$dst/initramfs.cpio.gz"

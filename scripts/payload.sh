@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Fill a directory with the files the tests load: payload.sh GUESTDIR DEST
+#   firmware/lp-test.bin   a firmware blob for test_firmware
+#   modules/lp_?.ko        the test modules (when modules are built)
+set -euo pipefail
+src=$1 dst=$2
+mkdir -p "$dst/firmware" "$dst/modules"
+# Fixed content: images built twice are identical.
+printf 'loadpin test firmware %04d\n' $(seq 1 64) > "$dst/firmware/lp-test.bin"
+for m in "$src"/module/lp_?.ko; do
+	[ -f "$m" ] && cp "$m" "$dst/modules/"
+done
+exit 0

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for guest scenario scripts. Results are TAP lines on stdout; the
+# host runner names each "scenario/description".
+_t=0
+t_ok()   { _t=$((_t + 1)); echo "ok $_t $1"; }
+t_fail() { _t=$((_t + 1)); echo "not ok $_t $1"; [ -n "$2" ] && echo "# $2"; return 0; }
+t_skip() { _t=$((_t + 1)); echo "ok $_t $1 # SKIP $2"; }
+
+# expect RESULT DESC CMD...: CMD (usually lpctl) prints "ok" or an errno
+# name as its last line; pass when that is RESULT.
+expect() {
+	want=$1 desc=$2
+	shift 2
+	got=$("$@" 2>&1 | tail -n 1)
+	if [ "$got" = "$want" ]; then
+		t_ok "$desc"
+	else
+		t_fail "$desc" "expected $want, got '$got' from: $*"
+	fi
+}
+
+# check DESC CMD...: pass when CMD exits 0.
+check() {
+	desc=$1
+	shift
+	if out=$("$@" 2>&1); then
+		t_ok "$desc"
+	else
+		t_fail "$desc" "failed: $* :: $(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	fi
+}
+
+# check_not DESC CMD...: pass when CMD exits non-zero.
+check_not() {
+	desc=$1
+	shift
+	if "$@" >/dev/null 2>&1; then
+		t_fail "$desc" "unexpectedly succeeded: $*"
+	else
+		t_ok "$desc"
+	fi
+}
+
+# kmsg_has DESC PATTERN: pass when the kernel log matches PATTERN (grep -E).
+kmsg_has() {
+	if dmesg | grep -Eq -- "$2"; then
+		t_ok "$1"
+	else
+		t_fail "$1" "no kernel log line matches: $2"
+	fi
+}
+
+kmsg_count() { dmesg | grep -Ec -- "$1"; }
+
+# status_field KEY: the value of "KEY: value" in LoadPin's status file.
+status_field() {
+	sed -n "s/^$1: //p" /sys/kernel/security/loadpin/status 2>/dev/null
+}
+
+# Run a kselftest-harness program; its TAP lines count as our tests.
+selftest() {
+	"$@" 2>&1 | sed -n 's/^\(not \)\{0,1\}ok [0-9]* /&/p; /^# /p'
+}

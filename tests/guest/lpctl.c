@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lpctl - perform one kernel file load and print what the kernel said.
+ *
+ * Each command makes exactly one request that goes through LoadPin's hooks
+ * and prints one word on its last line: "ok" or the errno name. The exit
+ * status is 0 or the errno, so guest scripts can assert on either.
+ *
+ *   lpctl finit PATH [PARAMS]   finit_module(2) (kernel_read_file hook)
+ *   lpctl init PATH [PARAMS]    init_module(2) from a buffer (load_data)
+ *   lpctl rmmod NAME            delete_module(2)
+ *   lpctl fw PATH               request_firmware() of PATH via test_firmware
+ *   lpctl kexec KERNEL [INITRD] kexec_file_load(2), then unload again
+ *   lpctl kexec-memfd KERNEL    kexec_file_load(2) with the initrd in a memfd
+ *   lpctl verity FILE           LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS
+ *   lpctl read PATH             print PATH (securityfs/status files)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <libgen.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/kexec.h>
+
+#ifndef LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS
+#define LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS _IOW('L', 0x00, unsigned int)
+#endif
+
+#define FW_SYSFS "/sys/devices/virtual/misc/test_firmware/trigger_request"
+#define FW_PATH_PARAM "/sys/module/firmware_class/parameters/path"
+
+static const char *errname(int e)
+{
+	switch (e) {
+	case 0: return "ok";
+	case EPERM: return "EPERM";
+	case ENOENT: return "ENOENT";
+	case EACCES: return "EACCES";
+	case EINVAL: return "EINVAL";
+	case EEXIST: return "EEXIST";
+	case EBUSY: return "EBUSY";
+	case EIO: return "EIO";
+	case EPROTO: return "EPROTO";
+	case EBADF: return "EBADF";
+	case ENOEXEC: return "ENOEXEC";
+	case ENOTTY: return "ENOTTY";
+	case EFAULT: return "EFAULT";
+	case E2BIG: return "E2BIG";
+	case EFBIG: return "EFBIG";
+	case ENOMEM: return "ENOMEM";
+	case ENOSYS: return "ENOSYS";
+	case EROFS: return "EROFS";
+	case EKEYREJECTED: return "EKEYREJECTED";
+	case EBADMSG: return "EBADMSG";
+	default: return "EOTHER";
+	}
+}
+
+static int done(int e)
+{
+	printf("%s\n", errname(e));
+	return e;
+}
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	int e = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, s, strlen(s)) < 0)
+		e = errno;
+	close(fd);
+	return e;
+}
+
+static int do_finit(const char *path, const char *params)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int e = 0;
+
+	if (fd < 0)
+		return errno;
+	if (syscall(SYS_finit_module, fd, params, 0))
+		e = errno;
+	close(fd);
+	return e;
+}
+
+static int do_init(const char *path, const char *params)
+{
+	struct stat st;
+	void *buf;
+	int fd, e = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st))
+		return errno;
+	buf = malloc(st.st_size);
+	if (!buf || read(fd, buf, st.st_size) != st.st_size)
+		return EIO;
+	if (syscall(SYS_init_module, buf, (unsigned long)st.st_size, params))
+		e = errno;
+	free(buf);
+	close(fd);
+	return e;
+}
+
+/*
+ * request_firmware() walks several directories and returns the error of
+ * the last one, so a LoadPin denial on the first surfaces as -ENOENT. The
+ * firmware loader logs each non-ENOENT failure; read that from /dev/kmsg
+ * to report what happened to the file asked for.
+ */
+static int do_fw(const char *path)
+{
+	char *d1 = strdup(path), *d2 = strdup(path);
+	char *dir = dirname(d1), *base = basename(d2);
+	char rec[1024], needle[600];
+	int kmsg, e;
+	ssize_t n;
+
+	e = write_str(FW_PATH_PARAM, dir);
+	if (e)
+		return e;
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	if (kmsg >= 0)
+		lseek(kmsg, 0, SEEK_END);
+	e = write_str(FW_SYSFS, base);
+	if (e && kmsg >= 0) {
+		snprintf(needle, sizeof(needle), "loading %s/%s failed with error -", dir, base);
+		while ((n = read(kmsg, rec, sizeof(rec) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
+			char *p;
+
+			if (n <= 0)
+				continue;
+			rec[n] = '\0';
+			p = strstr(rec, needle);
+			if (p) {
+				e = atoi(p + strlen(needle));
+				break;
+			}
+		}
+	}
+	if (kmsg >= 0)
+		close(kmsg);
+	return e;
+}
+
+static int do_kexec(const char *kernel, const char *initrd, int memfd_initrd)
+{
+	const char cmdline[] = "console=ttyS0";
+	unsigned long flags = 0;
+	int kfd, ifd = -1, e = 0;
+
+	kfd = open(kernel, O_RDONLY | O_CLOEXEC);
+	if (kfd < 0)
+		return errno;
+	if (memfd_initrd) {
+		static const char data[4096];
+
+		ifd = memfd_create("lpctl-initrd", MFD_CLOEXEC);
+		if (ifd < 0 || write(ifd, data, sizeof(data)) != sizeof(data))
+			return errno;
+	} else if (initrd) {
+		ifd = open(initrd, O_RDONLY | O_CLOEXEC);
+		if (ifd < 0)
+			return errno;
+	} else {
+		flags |= KEXEC_FILE_NO_INITRAMFS;
+	}
+	if (syscall(SYS_kexec_file_load, kfd, ifd, sizeof(cmdline), cmdline, flags))
+		e = errno;
+	else
+		syscall(SYS_kexec_file_load, -1, -1, 0, NULL, KEXEC_FILE_UNLOAD);
+	close(kfd);
+	if (ifd >= 0)
+		close(ifd);
+	return e;
+}
+
+static int do_verity(const char *path)
+{
+	unsigned int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int sfs, e = 0;
+
+	if ((int)fd < 0)
+		return errno;
+	sfs = open("/sys/kernel/security/loadpin/dm-verity", O_RDONLY | O_CLOEXEC);
+	if (sfs < 0)
+		return errno;
+	if (ioctl(sfs, LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS, &fd))
+		e = errno;
+	close(sfs);
+	close(fd);
+	return e;
+}
+
+static int do_read(const char *path)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, n, stdout);
+	close(fd);
+	return n < 0 ? errno : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+	const char *a = argc > 2 ? argv[2] : NULL;
+	const char *b = argc > 3 ? argv[3] : NULL;
+
+	if (!a) {
+		fprintf(stderr, "usage: lpctl finit|init|rmmod|fw|kexec|kexec-memfd|verity|read ARG...\n");
+		return 2;
+	}
+	if (!strcmp(cmd, "finit"))
+		return done(do_finit(a, b ? b : ""));
+	if (!strcmp(cmd, "init"))
+		return done(do_init(a, b ? b : ""));
+	if (!strcmp(cmd, "rmmod"))
+		return done(syscall(SYS_delete_module, a, O_NONBLOCK) ? errno : 0);
+	if (!strcmp(cmd, "fw"))
+		return done(do_fw(a));
+	if (!strcmp(cmd, "kexec"))
+		return done(do_kexec(a, b, 0));
+	if (!strcmp(cmd, "kexec-memfd"))
+		return done(do_kexec(a, NULL, 1));
+	if (!strcmp(cmd, "verity"))
+		return done(do_verity(a));
+	if (!strcmp(cmd, "read")) {
+		int e = do_read(a);
+
+		return e ? done(e) : 0;
+	}
+	fprintf(stderr, "lpctl: unknown command '%s'\n", cmd);
+	return 2;
+}

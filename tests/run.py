@@ -1,0 +1,295 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Boot one QEMU guest per scenario and collect TAP/KTAP results.
+
+A scenario is a file tests/scenarios/NAME.scn: "key: value" header lines,
+a line "---", then the guest shell script (run by the initramfs /init with
+tests/guest/lib.sh sourced). Header keys:
+
+  desc:     one line saying what the scenario shows
+  cmdline:  extra kernel command line
+  disk:     IMAGE [ro]   (repeatable: vda, vdb, ...); IMAGE is
+            PAYLOAD.FS with FS one of ext4, squashfs, or "scratch.ext4"
+  smp:      vCPUs (default 1)
+  timeout:  seconds (default 120)
+  kunit:    yes -> count the KUnit KTAP results printed at boot
+  builds:   kernels it runs on (default: all)
+
+Each "ok"/"not ok" line the guest prints on ttyS1 is one test; the boot
+itself is one more ("boot"), failing on a timeout, a missing end marker or
+a kernel report (BUG, WARNING, Oops, KASAN, lockdep, ...) on the console.
+"""
+import argparse
+import concurrent.futures
+import fnmatch
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCN_DIR = os.path.join(TOP, "tests", "scenarios")
+OUT = os.path.join(TOP, "out")
+CACHE = os.environ.get("LOADPIN_CACHE",
+                       os.path.join(os.path.expanduser("~"), ".cache", "loadpin"))
+
+# Kernel reports that fail a boot whatever the guest printed.
+KERNEL_REPORTS = re.compile(
+    r"BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|KCSAN|kmemleak:.*leak|"
+    r"possible circular locking|possible recursive locking|"
+    r"inconsistent lock state|INFO: task .* blocked|"
+    r"suspicious RCU usage|general protection fault|Call Trace:")
+TAP_LINE = re.compile(r"^(not )?ok \d+ (.*?)(?: # (SKIP|skip)\b ?(.*))?$")
+KTAP_CASE = re.compile(r"^    (not )?ok \d+ (\S+)(?: # (SKIP)\b ?(.*))?$")
+KTAP_SUITE = re.compile(r"^    # Subtest: (\S+)")
+
+
+class Scenario:
+    def __init__(self, path):
+        self.name = os.path.basename(path)[:-4]
+        self.path = path
+        self.desc = ""
+        self.cmdline = ""
+        self.disks = []
+        self.smp = 1
+        self.timeout = 120
+        self.kunit = False
+        self.builds = None
+        with open(path) as f:
+            text = f.read()
+        if "\n---\n" not in text:
+            raise ValueError(f"{path}: no '---' line before the guest script")
+        head, self.script = text.split("\n---\n", 1)
+        for n, line in enumerate(head.splitlines(), 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            key, sep, val = line.partition(":")
+            if not sep:
+                raise ValueError(f"{path}:{n}: expected 'key: value'")
+            key, val = key.strip(), val.strip()
+            if key == "desc":
+                self.desc = val
+            elif key == "cmdline":
+                self.cmdline = (self.cmdline + " " + val).strip()
+            elif key == "disk":
+                parts = val.split()
+                if len(parts) not in (1, 2) or parts[1:] not in ([], ["ro"], ["rw"]):
+                    raise ValueError(f"{path}:{n}: disk: IMAGE [ro|rw]")
+                self.disks.append((parts[0], parts[1:] == ["ro"]))
+            elif key == "smp":
+                self.smp = int(val)
+            elif key == "timeout":
+                self.timeout = int(val)
+            elif key == "kunit":
+                self.kunit = val == "yes"
+            elif key == "builds":
+                self.builds = val.split()
+            else:
+                raise ValueError(f"{path}:{n}: unknown key '{key}'")
+
+
+def load_scenarios(patterns):
+    names = sorted(f for f in os.listdir(SCN_DIR) if f.endswith(".scn"))
+    scns = [Scenario(os.path.join(SCN_DIR, f)) for f in names]
+    if patterns:
+        scns = [s for s in scns if any(fnmatch.fnmatch(s.name, p) for p in patterns)]
+    return scns
+
+
+# ---------------------------------------------------------------- images
+
+def build_image(build, image):
+    """Return the path of IMAGE, building it from the payload if stale."""
+    guest = os.path.join(OUT, "guest", build)
+    imgdir = os.path.join(OUT, "images", build)
+    os.makedirs(imgdir, exist_ok=True)
+    path = os.path.join(imgdir, image)
+    stamp = os.path.join(guest, "initramfs.cpio.gz")
+    if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(stamp):
+        return path
+    payload, _, fs = image.rpartition(".")
+    tree = os.path.join(imgdir, payload + ".d")
+    shutil.rmtree(tree, ignore_errors=True)
+    os.makedirs(tree)
+    if payload != "scratch":
+        subprocess.run([os.path.join(TOP, "scripts", "payload.sh"), guest, tree],
+                       check=True)
+        kexec = os.path.join(tree, "kexec")
+        os.makedirs(kexec)
+        shutil.copy(os.path.join(CACHE, "build", build, "arch/x86/boot/bzImage"), kexec)
+        with open(os.path.join(tree, "IDENTITY"), "w") as f:
+            f.write(payload + "\n")
+    tmp = path + ".tmp"
+    if os.path.exists(tmp):
+        os.unlink(tmp)
+    if fs == "ext4":
+        subprocess.run(["mkfs.ext4", "-q", "-F", "-L", payload, "-d", tree,
+                        "-E", "root_owner=0:0", tmp, "32M"], check=True)
+    elif fs == "squashfs":
+        subprocess.run(["mksquashfs", tree, tmp, "-all-root", "-noappend",
+                        "-quiet", "-no-progress"], check=True,
+                       stdout=subprocess.DEVNULL)
+    else:
+        raise ValueError(f"unknown image type '{image}'")
+    os.replace(tmp, path)
+    return path
+
+
+# ---------------------------------------------------------------- booting
+
+def qemu_cmd(scn, build, rundir):
+    kernel = os.path.join(CACHE, "build", build, "arch/x86/boot/bzImage")
+    initrd = os.path.join(OUT, "guest", build, "initramfs.cpio.gz")
+    accel = os.environ.get("LOADPIN_QEMU_ACCEL", "tcg")
+    cmdline = f"console=ttyS0 panic=-1 oops=panic lptest={scn.name} {scn.cmdline}"
+    cmd = [os.environ.get("LOADPIN_QEMU", "qemu-system-x86_64"),
+           "-accel", accel, "-m", os.environ.get("LOADPIN_QEMU_MEM", "512"),
+           "-smp", str(scn.smp), "-nodefaults", "-display", "none",
+           "-no-reboot", "-kernel", kernel, "-initrd", initrd,
+           "-append", cmdline.strip(),
+           "-serial", "file:" + os.path.join(rundir, "console.log"),
+           "-serial", "file:" + os.path.join(rundir, "results.log")]
+    if accel == "tcg":
+        cmd[1:1] = ["-cpu", "max"]
+    for i, (image, ro) in enumerate(scn.disks):
+        src = build_image(build, image)
+        if ro:
+            path, extra = src, ",readonly=on"
+        else:
+            # Writable disks are per-boot copies: scenarios never see
+            # each other's writes.
+            path = os.path.join(rundir, f"vd{chr(ord('a') + i)}.img")
+            shutil.copy(src, path)
+            extra = ""
+        cmd += ["-drive", f"file={path},format=raw,if=virtio{extra}"]
+    return cmd
+
+
+def parse_kunit(console):
+    """KUnit test cases (indented one level) from the boot log."""
+    results, suite = [], "?"
+    for line in console.splitlines():
+        m = KTAP_SUITE.match(line)
+        if m:
+            suite = m.group(1)
+            continue
+        m = KTAP_CASE.match(line)
+        if m:
+            status = "SKIP" if m.group(3) else ("FAIL" if m.group(1) else "PASS")
+            results.append((status, f"kunit {suite}.{m.group(2)}", m.group(4) or ""))
+    return results
+
+
+def run_scenario(scn, build):
+    rundir = os.path.join(OUT, "logs", build, scn.name)
+    shutil.rmtree(rundir, ignore_errors=True)
+    os.makedirs(rundir)
+    results = []
+    try:
+        cmd = qemu_cmd(scn, build, rundir)
+    except (OSError, ValueError, subprocess.CalledProcessError) as e:
+        return [("FAIL", "boot", f"setup failed: {e}")], 0.0
+    with open(os.path.join(rundir, "qemu.cmd"), "w") as f:
+        f.write(" ".join(cmd) + "\n")
+    start = time.monotonic()
+    timed_out = False
+    try:
+        subprocess.run(cmd, timeout=scn.timeout, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    elapsed = time.monotonic() - start
+
+    def read(name):
+        try:
+            with open(os.path.join(rundir, name), errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+    console, out = read("console.log"), read("results.log")
+    comment = []
+    for line in out.splitlines():
+        m = TAP_LINE.match(line)
+        if m:
+            status = "SKIP" if m.group(3) else ("FAIL" if m.group(1) else "PASS")
+            results.append((status, m.group(2).strip(), m.group(4) or ""))
+            comment = []
+        elif line.startswith("# ") and results and results[-1][0] == "FAIL":
+            results[-1] = (results[-1][0], results[-1][1],
+                           (results[-1][2] + " " + line[2:]).strip())
+    if scn.kunit:
+        kunit = parse_kunit(console)
+        if not kunit:
+            results.append(("FAIL", "kunit", "no KUnit results on the console"))
+        results += kunit
+    reports = [l for l in console.splitlines() if KERNEL_REPORTS.search(l)]
+    why = ""
+    if timed_out:
+        why = f"timed out after {scn.timeout}s"
+    elif f"LPTEST-END {scn.name}" not in out:
+        why = "guest did not reach the end of its script"
+    elif reports:
+        why = "kernel report: " + reports[0].strip()
+    results.append(("FAIL" if why else "PASS", "boot", why))
+    return results, elapsed
+
+
+# ---------------------------------------------------------------- main
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("patterns", nargs="*", help="scenario name globs")
+    ap.add_argument("--build", default="main", help="kernel build name")
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("LOADPIN_JOBS", "2")))
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--extract-guest", metavar="DIR",
+                    help="write each scenario's guest script to DIR/NAME.sh")
+    ap.add_argument("--no-summary", action="store_true",
+                    help="print the counts as '# counts: P F S' for a caller to add up")
+    args = ap.parse_args()
+
+    scns = load_scenarios(args.patterns)
+    if args.extract_guest:
+        os.makedirs(args.extract_guest, exist_ok=True)
+        for s in load_scenarios([]):
+            with open(os.path.join(args.extract_guest, s.name + ".sh"), "w") as f:
+                f.write(s.script)
+        return 0
+    scns = [s for s in scns if s.builds is None or args.build in s.builds]
+    if args.list:
+        for s in scns:
+            print(f"{s.name:32} {s.desc}")
+        return 0
+    if not scns:
+        print("no scenario matches", file=sys.stderr)
+        return 1
+
+    counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    times = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futs = [(s, pool.submit(run_scenario, s, args.build)) for s in scns]
+        for s, fut in futs:
+            results, elapsed = fut.result()
+            times.append(elapsed)
+            for status, name, why in results:
+                counts[status] += 1
+                line = f"{status:4} {args.build}:{s.name}: {name}"
+                if why and status != "PASS":
+                    line += f"  -- {why}"
+                print(line, flush=True)
+    if times:
+        print(f"# {len(times)} boots, {sum(times):.1f}s guest time, "
+              f"{sum(times) / len(times):.1f}s per boot")
+    if args.no_summary:
+        print(f"# counts: {counts['PASS']} {counts['FAIL']} {counts['SKIP']}")
+    else:
+        print(f"{counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped")
+    return 1 if counts["FAIL"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
