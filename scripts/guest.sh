@@ -45,7 +45,10 @@ make -s -C "$src" O="$obj" headers_install INSTALL_HDR_PATH="$dst/hdr" >/dev/nul
 cflags=(-static -O2 -Wall
 	-isystem "$dst/hdr/include" -I "$src/tools/testing/selftests")
 mkdir -p "$dst/bin"
-$CC "${cflags[@]}" -o "$dst/bin/lpctl" "$TOP/tests/guest/lpctl.c"
+for t in "$TOP"/tests/guest/*.c; do
+	$CC "${cflags[@]}" -o "$dst/bin/$(basename "$t" .c)" "$t" -lpthread ||
+		die "$t failed to build"
+done
 for t in "$src"/tools/testing/selftests/loadpin/*_test.c \
 	 "$src"/tools/testing/selftests/lsm/lsm_*_test.c; do
 	[ -f "$t" ] || continue
