@@ -4,7 +4,7 @@
 
 S := scripts
 
-.PHONY: all deps tree kernel guest check demo refresh help
+.PHONY: all deps tree kernel guest check demo refresh lint help
 all: check
 
 help:
@@ -33,3 +33,6 @@ demo:
 
 refresh:
 	@$(S)/refresh.sh
+
+lint: tree
+	@$(S)/lint.sh

@@ -39,6 +39,13 @@ step "dependencies installed" "$TOP/scripts/deps.sh" || finish
 step "series applies to the pristine tree" "$TOP/scripts/tree.sh" || finish
 step "kernel builds" "$TOP/scripts/kernel.sh" main >/dev/null || finish
 step "guest programs and initramfs build" "$TOP/scripts/guest.sh" -n main >/dev/null || finish
+while IFS= read -r line; do
+	case "$line" in
+	"# counts: "*) set -- ${line#\# counts: }
+		pass=$((pass + $1)) fail=$((fail + $2)) skip=$((skip + $3)) ;;
+	*) echo "$line" ;;
+	esac
+done < <("$TOP/scripts/lint.sh" --counts)
 suite --build main ${LOADPIN_SCENARIOS:-}
 echo "# make check took $(( $(date +%s) - start ))s"
 finish

@@ -27,6 +27,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -42,8 +43,8 @@ KERNEL_REPORTS = re.compile(
     r"inconsistent lock state|INFO: task .* blocked|"
     r"suspicious RCU usage|general protection fault|Call Trace:")
 TAP_LINE = re.compile(r"^(not )?ok \d+ (.*?)(?: # (SKIP|skip)\b ?(.*))?$")
-KTAP_CASE = re.compile(r"^    (not )?ok \d+ (\S+)(?: # (SKIP)\b ?(.*))?$")
-KTAP_SUITE = re.compile(r"^    # Subtest: (\S+)")
+KTAP_RESULT = re.compile(r"^((?:    )+)(not )?ok \d+ (.*?)(?: # (SKIP)\b ?(.*))?$")
+KTAP_SUBTEST = re.compile(r"^((?:    )+)# Subtest: (\S+)")
 
 
 class Scenario:
@@ -101,8 +102,16 @@ def load_scenarios(patterns):
 
 # ---------------------------------------------------------------- images
 
+IMAGE_LOCK = threading.Lock()
+
+
 def build_image(build, image):
     """Return the path of IMAGE, building it from the payload if stale."""
+    with IMAGE_LOCK:
+        return _build_image(build, image)
+
+
+def _build_image(build, image):
     guest = os.path.join(OUT, "guest", build)
     imgdir = os.path.join(OUT, "images", build)
     os.makedirs(imgdir, exist_ok=True)
@@ -127,7 +136,8 @@ def build_image(build, image):
         os.unlink(tmp)
     if fs == "ext4":
         subprocess.run(["mkfs.ext4", "-q", "-F", "-L", payload, "-d", tree,
-                        "-E", "root_owner=0:0", tmp, "32M"], check=True)
+                        "-E", "root_owner=0:0", tmp, "32M"], check=True,
+                       stdout=subprocess.DEVNULL)
     elif fs == "squashfs":
         subprocess.run(["mksquashfs", tree, tmp, "-all-root", "-noappend",
                         "-quiet", "-no-progress"], check=True,
@@ -169,17 +179,27 @@ def qemu_cmd(scn, build, rundir):
 
 
 def parse_kunit(console):
-    """KUnit test cases (indented one level) from the boot log."""
-    results, suite = [], "?"
+    """KUnit results from the boot log: every test case, and every row of
+    a parameterised case ("suite.case: row")."""
+    results, names = [], {}
     for line in console.splitlines():
-        m = KTAP_SUITE.match(line)
+        m = KTAP_SUBTEST.match(line)
         if m:
-            suite = m.group(1)
+            depth = len(m.group(1)) // 4
+            names[depth] = m.group(2)
             continue
-        m = KTAP_CASE.match(line)
-        if m:
-            status = "SKIP" if m.group(3) else ("FAIL" if m.group(1) else "PASS")
-            results.append((status, f"kunit {suite}.{m.group(2)}", m.group(4) or ""))
+        m = KTAP_RESULT.match(line)
+        if not m:
+            continue
+        depth = len(m.group(1)) // 4
+        status = "SKIP" if m.group(4) else ("FAIL" if m.group(2) else "PASS")
+        if depth == 1:
+            name = f"{names.get(1, '?')}.{m.group(3)}"
+        elif depth == 2:
+            name = f"{names.get(1, '?')}.{names.get(2, '?')}: {m.group(3)}"
+        else:
+            continue
+        results.append((status, "kunit " + name, m.group(5) or ""))
     return results
 
 

@@ -41,13 +41,19 @@ check_not() {
 	fi
 }
 
-# kmsg_has DESC PATTERN: pass when the kernel log matches PATTERN (grep -E).
+# kmsg_has DESC PATTERN: pass when the kernel log matches PATTERN (grep -E)
+# within 5 seconds: some reports come from deferred work (unmounts).
 kmsg_has() {
-	if dmesg | grep -Eq -- "$2"; then
-		t_ok "$1"
-	else
-		t_fail "$1" "no kernel log line matches: $2"
-	fi
+	i=0
+	while ! dmesg | grep -Eq -- "$2"; do
+		i=$((i + 1))
+		if [ $i -gt 50 ]; then
+			t_fail "$1" "no kernel log line matches: $2"
+			return 0
+		fi
+		sleep 0.1
+	done
+	t_ok "$1"
 }
 
 kmsg_count() { dmesg | grep -Ec -- "$1"; }

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Static checks, one result line each:
+#   checkpatch.pl --strict on every patch of the series (FILE_PATH_CHANGES,
+#     "does MAINTAINERS need updating?", is ignored: every new file is under
+#     a path the LOADPIN entry lists, which the last check verifies),
+#   make W=1 and sparse (C=2) on security/loadpin/,
+#   scripts/kernel-doc -Wall -none on security/loadpin/*.[ch].
+# Prints "# counts: P F S" for check.sh, or a summary when run alone.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+pass=0 fail=0
+result() {	# result NAME OK [DETAILS]
+	if [ "$2" = 0 ]; then
+		echo "PASS lint: $1"; pass=$((pass + 1))
+	else
+		echo "FAIL lint: $1"; fail=$((fail + 1))
+		[ -n "${3:-}" ] && echo "$3" | head -20 | sed 's/^/    /'
+	fi
+}
+# checkpatch runs spdxcheck.py with "env python3": use Debian's, which has ply.
+export PATH=/usr/bin:$PATH
+cd "$SRC" || exit 1
+for p in $(series_files); do
+	out=$(scripts/checkpatch.pl --strict --quiet --ignore FILE_PATH_CHANGES "$p" 2>&1)
+	result "checkpatch --strict $(basename "$p")" "$([ -z "$out" ]; echo $?)" "$out"
+done
+# The series applies to the pristine tree from patches/ alone.
+wt=$(mktemp -d)
+out=$( { git worktree add -q --detach "$wt" pristine &&
+	 series_files | xargs -r git -C "$wt" am -q; } 2>&1)
+result "series applies with git am to the pristine tree" $? "$out"
+git worktree remove --force "$wt" >/dev/null 2>&1; rm -rf "$wt"
+
+# New files must have a maintainer (what FILE_PATH_CHANGES asks about).
+orphans=$(git diff --name-only --diff-filter=A pristine HEAD |
+	while read -r f; do
+		scripts/get_maintainer.pl --no-git --no-rolestats --no-email \
+			--subsystem -f "$f" 2>/dev/null | grep -qiE 'loadpin|string|kunit|documentation' ||
+			echo "$f"
+	done)
+result "every new file is covered by MAINTAINERS" "$([ -z "$orphans" ]; echo $?)" "$orphans"
+
+obj=$CACHE/build/main
+out=$(make -s -C "$SRC" O="$obj" CC="ccache gcc" W=1 C=2 security/loadpin/ 2>&1)
+result "make W=1 C=2 (sparse) security/loadpin/" "$([ -z "$out" ]; echo $?)" "$out"
+out=$(scripts/kernel-doc -Wall -none security/loadpin/*.[ch] 2>&1)
+result "kernel-doc -Wall security/loadpin/" "$([ -z "$out" ]; echo $?)" "$out"
+
+if [ "${1:-}" = --counts ]; then
+	echo "# counts: $pass $fail 0"
+else
+	echo "$pass passed, $fail failed"
+	[ $fail = 0 ]
+fi
