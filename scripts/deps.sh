@@ -6,7 +6,7 @@ set -euo pipefail
 pkgs=(linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
       cpio xz-utils gzip kmod git perl python3 ccache e2fsprogs squashfs-tools
       cryptsetup-bin qemu-system-x86 busybox-static sparse coccinelle
-      binutils python3-ply python3-git)
+      binutils python3-ply python3-git fdisk)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

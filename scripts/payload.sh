@@ -6,6 +6,8 @@
 set -euo pipefail
 src=$1 dst=$2
 mkdir -p "$dst/firmware" "$dst/modules"
+# Mount points, for scenarios that switch_root into a payload disk.
+mkdir -p "$dst/dev" "$dst/proc" "$dst/sys" "$dst/tmp"
 # Fixed content: images built twice are identical.
 printf 'loadpin test firmware %04d\n' $(seq 1 64) > "$dst/firmware/lp-test.bin"
 for m in "$src"/module/lp_?.ko; do

@@ -8,12 +8,28 @@ tests/guest/lib.sh sourced). Header keys:
 
   desc:     one line saying what the scenario shows
   cmdline:  extra kernel command line
-  disk:     IMAGE [ro]   (repeatable: vda, vdb, ...); IMAGE is
-            PAYLOAD.FS with FS one of ext4, squashfs, or "scratch.ext4"
+  disk:     IMAGE [ro|rw] (repeatable: vda, vdb, ...); IMAGE is
+            PAYLOAD.FS with FS one of ext4, squashfs, gpt (a GPT disk
+            whose partition 1, PARTLABEL "loadpin-root", PARTUUID
+            6c0a7b3e-1d2f-4e5a-9b8c-7d6e5f4a3b2c, holds the payload as
+            ext4), or "scratch.ext4", or a dm-verity disk (see below)
   smp:      vCPUs (default 1)
   timeout:  seconds (default 120)
   kunit:    yes -> count the KUnit KTAP results printed at boot
   builds:   kernels it runs on (default: all)
+
+dm-verity disks: VNAME.verity-data is an ext4 image of the payload (with
+IDENTITY "VNAME"), VNAME.verity-hash its hash tree made by `veritysetup
+format` (superblock in the first 4096-byte block), for VNAME in
+VERITY_IMAGES (vgood, vbad). Attach both read-only. The trusted payload
+(trusted.ext4, trusted.squashfs) then holds in verity/:
+
+  digests            the digest list, trusting vgood's root hash only
+  digests-malformed  the same with an odd-length digest
+  VNAME.table        the dm table line of VNAME, with the placeholders DATA
+                     and HASH for the data and hash devices, e.g.
+                     sed 's|DATA|/dev/vdb|; s|HASH|/dev/vdc|' vgood.table
+  vgood-ic.table     vgood with "1 ignore_corruption"
 
 Each "ok"/"not ok" line the guest prints on ttyS1 is one test; the boot
 itself is one more ("boot"), failing on a timeout, a missing end marker or
@@ -104,11 +120,113 @@ def load_scenarios(patterns):
 
 IMAGE_LOCK = threading.Lock()
 
+# dm-verity disk pairs; the trusted payload lists the first one's digest.
+VERITY_IMAGES = ("vgood", "vbad")
+VERITY_TRUSTED = ("vgood",)
+VERITY_DATA_SIZE = "16M"
+
 
 def build_image(build, image):
     """Return the path of IMAGE, building it from the payload if stale."""
     with IMAGE_LOCK:
         return _build_image(build, image)
+
+
+def _fresh(path, deps):
+    """PATH exists and is no older than any of DEPS."""
+    if not os.path.exists(path):
+        return False
+    mtime = os.path.getmtime(path)
+    return all(mtime >= os.path.getmtime(d) for d in deps)
+
+
+def _fill_payload(build, tree, payload):
+    guest = os.path.join(OUT, "guest", build)
+    subprocess.run([os.path.join(TOP, "scripts", "payload.sh"), guest, tree],
+                   check=True)
+    kexec = os.path.join(tree, "kexec")
+    os.makedirs(kexec)
+    shutil.copy(os.path.join(CACHE, "build", build, "arch/x86/boot/bzImage"), kexec)
+    with open(os.path.join(tree, "IDENTITY"), "w") as f:
+        f.write(payload + "\n")
+
+
+def _new_tree(imgdir, payload):
+    tree = os.path.join(imgdir, payload + ".d")
+    shutil.rmtree(tree, ignore_errors=True)
+    os.makedirs(tree)
+    return tree
+
+
+def _mkfs_ext4(tree, label, out, size, extra=()):
+    if os.path.exists(out):
+        os.unlink(out)
+    subprocess.run(["mkfs.ext4", "-q", "-F", "-L", label, "-d", tree,
+                    "-E", "root_owner=0:0", *extra, out, size], check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+def _build_verity(build, imgdir, vname, stamp):
+    """Build VNAME.verity-data and .verity-hash if stale; return the paths
+    of the data, hash and table files. The table file holds the dm table
+    line with the placeholders DATA and HASH."""
+    data = os.path.join(imgdir, vname + ".verity-data")
+    hash_ = os.path.join(imgdir, vname + ".verity-hash")
+    table = os.path.join(imgdir, vname + ".verity-table")
+    if all(_fresh(p, [stamp]) for p in (data, hash_, table)):
+        return data, hash_, table
+    tree = _new_tree(imgdir, vname)
+    _fill_payload(build, tree, vname)
+    for p in (data, hash_, table):
+        if os.path.exists(p):
+            os.unlink(p)
+    # dm-verity's logical block is its data block (4096): mkfs would
+    # pick 1024 for a disk this small, which ext4 cannot mount on it.
+    _mkfs_ext4(tree, vname, data + ".tmp", VERITY_DATA_SIZE, ["-b", "4096"])
+    # veritysetup works on plain files and needs no privileges.
+    out = subprocess.run(["veritysetup", "format", data + ".tmp", hash_ + ".tmp"],
+                         check=True, capture_output=True, text=True).stdout
+    info = {}
+    for line in out.splitlines():
+        key, sep, val = line.partition(":")
+        if sep:
+            info[key.strip()] = val.strip()
+    try:
+        blocks = int(info["Data blocks"])
+        bsize = int(info["Data block size"])
+        hsize = int(info["Hash block size"])
+        alg, salt, root = info["Hash algorithm"], info["Salt"], info["Root hash"]
+    except (KeyError, ValueError):
+        raise ValueError(f"cannot parse veritysetup output:\n{out}")
+    # Hash format 1, the hash tree after the superblock in hash block 1.
+    line = (f"0 {blocks * bsize // 512} verity 1 DATA HASH {bsize} {hsize} "
+            f"{blocks} 1 {alg} {root} {salt}")
+    os.replace(data + ".tmp", data)
+    os.replace(hash_ + ".tmp", hash_)
+    with open(table + ".tmp", "w") as f:
+        f.write(line + "\n")
+    os.replace(table + ".tmp", table)
+    return data, hash_, table
+
+
+def _add_verity_files(tree, tables):
+    """The trusted payload's verity/ directory (see the docstring)."""
+    vdir = os.path.join(tree, "verity")
+    os.makedirs(vdir)
+    lines = {}
+    for vname, table in tables.items():
+        with open(table) as f:
+            lines[vname] = f.read().strip()
+        with open(os.path.join(vdir, vname + ".table"), "w") as f:
+            f.write(lines[vname] + "\n")
+    with open(os.path.join(vdir, "vgood-ic.table"), "w") as f:
+        f.write(lines["vgood"] + " 1 ignore_corruption\n")
+    header = "# LOADPIN_TRUSTED_VERITY_ROOT_DIGESTS\n"
+    roots = [lines[v].split()[-2] for v in VERITY_TRUSTED]
+    with open(os.path.join(vdir, "digests"), "w") as f:
+        f.write(header + "".join(r + "\n" for r in roots))
+    with open(os.path.join(vdir, "digests-malformed"), "w") as f:
+        f.write(header + roots[0][:-1] + "\n")
 
 
 def _build_image(build, image):
@@ -117,35 +235,66 @@ def _build_image(build, image):
     os.makedirs(imgdir, exist_ok=True)
     path = os.path.join(imgdir, image)
     stamp = os.path.join(guest, "initramfs.cpio.gz")
-    if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(stamp):
-        return path
     payload, _, fs = image.rpartition(".")
-    tree = os.path.join(imgdir, payload + ".d")
-    shutil.rmtree(tree, ignore_errors=True)
-    os.makedirs(tree)
+    if fs in ("verity-data", "verity-hash"):
+        if payload not in VERITY_IMAGES:
+            raise ValueError(f"unknown verity image '{image}'")
+        _build_verity(build, imgdir, payload, stamp)
+        return path
+    deps = [stamp]
+    tables = {}
+    if payload == "trusted":
+        # Its verity/ files name the verity disks' root hashes: it is
+        # stale whenever one of them was rebuilt.
+        for vname in VERITY_IMAGES:
+            tables[vname] = _build_verity(build, imgdir, vname, stamp)[2]
+        deps += tables.values()
+    if _fresh(path, deps):
+        return path
+    tree = _new_tree(imgdir, payload)
     if payload != "scratch":
-        subprocess.run([os.path.join(TOP, "scripts", "payload.sh"), guest, tree],
-                       check=True)
-        kexec = os.path.join(tree, "kexec")
-        os.makedirs(kexec)
-        shutil.copy(os.path.join(CACHE, "build", build, "arch/x86/boot/bzImage"), kexec)
-        with open(os.path.join(tree, "IDENTITY"), "w") as f:
-            f.write(payload + "\n")
+        _fill_payload(build, tree, payload)
+    if tables:
+        _add_verity_files(tree, tables)
     tmp = path + ".tmp"
     if os.path.exists(tmp):
         os.unlink(tmp)
     if fs == "ext4":
-        subprocess.run(["mkfs.ext4", "-q", "-F", "-L", payload, "-d", tree,
-                        "-E", "root_owner=0:0", tmp, "32M"], check=True,
-                       stdout=subprocess.DEVNULL)
+        _mkfs_ext4(tree, payload, tmp, "32M")
     elif fs == "squashfs":
         subprocess.run(["mksquashfs", tree, tmp, "-all-root", "-noappend",
                         "-quiet", "-no-progress"], check=True,
                        stdout=subprocess.DEVNULL)
+    elif fs == "gpt":
+        _mkgpt(tree, payload, tmp)
     else:
         raise ValueError(f"unknown image type '{image}'")
     os.replace(tmp, path)
     return path
+
+
+# A GPT disk whose one partition holds the payload as ext4, for
+# loadpin.root=PARTUUID=/PARTLABEL= (built as a user: sfdisk and dd on
+# files).
+GPT_PARTUUID = "6c0a7b3e-1d2f-4e5a-9b8c-7d6e5f4a3b2c"
+GPT_PARTLABEL = "loadpin-root"
+
+
+def _mkgpt(tree, payload, out):
+    part = out + ".part"
+    _mkfs_ext4(tree, payload, part, "32M")
+    start = 2048                          # sectors: 1 MiB aligned
+    size = os.path.getsize(part) // 512
+    with open(out, "wb") as f:
+        f.truncate((start + size + 2048) * 512)
+    script = (f"label: gpt\nstart={start}, size={size}, "
+              f"type=0FC63DAF-8483-4772-8E79-3D69D8477DE4, "
+              f"uuid={GPT_PARTUUID}, name=\"{GPT_PARTLABEL}\"\n")
+    subprocess.run(["sfdisk", "--quiet", "--no-reread", "--no-tell-kernel", out],
+                   input=script.encode(), check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["dd", f"if={part}", f"of={out}", "bs=512", f"seek={start}",
+                    "conv=notrunc,fsync", "status=none"], check=True)
+    os.unlink(part)
 
 
 # ---------------------------------------------------------------- booting

@@ -63,6 +63,22 @@ status_field() {
 	sed -n "s/^$1: //p" /sys/kernel/security/loadpin/status 2>/dev/null
 }
 
+# status_is DESC KEY=VALUE...: pass when every KEY of the status file has
+# exactly VALUE.
+status_is() {
+	desc=$1
+	shift
+	for kv in "$@"; do
+		k=${kv%%=*} v=${kv#*=}
+		got=$(status_field "$k")
+		if [ "$got" != "$v" ]; then
+			t_fail "$desc" "status $k: expected '$v', got '$got'"
+			return 0
+		fi
+	done
+	t_ok "$desc"
+}
+
 # Run a kselftest-harness program; its TAP lines count as our tests.
 selftest() {
 	"$@" 2>&1 | sed -n 's/^\(not \)\{0,1\}ok [0-9]* /&/p; /^# /p'

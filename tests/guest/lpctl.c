@@ -13,6 +13,7 @@
  *   lpctl kexec KERNEL [INITRD] kexec_file_load(2), then unload again
  *   lpctl kexec-memfd KERNEL    kexec_file_load(2) with the initrd in a memfd
  *   lpctl verity FILE           LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS
+ *   lpctl seal                  LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS
  *   lpctl read PATH             print PATH (securityfs/status files)
  */
 #define _GNU_SOURCE
@@ -31,6 +32,10 @@
 
 #ifndef LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS
 #define LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS _IOW('L', 0x00, unsigned int)
+#endif
+
+#ifndef LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS
+#define LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS _IO('L', 0x01)
 #endif
 
 #define FW_SYSFS "/sys/devices/virtual/misc/test_firmware/trigger_request"
@@ -204,6 +209,19 @@ static int do_verity(const char *path)
 	return e;
 }
 
+static int do_seal(void)
+{
+	int sfs, e = 0;
+
+	sfs = open("/sys/kernel/security/loadpin/dm-verity", O_RDONLY | O_CLOEXEC);
+	if (sfs < 0)
+		return errno;
+	if (ioctl(sfs, LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS))
+		e = errno;
+	close(sfs);
+	return e;
+}
+
 static int do_read(const char *path)
 {
 	char buf[4096];
@@ -224,8 +242,10 @@ int main(int argc, char **argv)
 	const char *a = argc > 2 ? argv[2] : NULL;
 	const char *b = argc > 3 ? argv[3] : NULL;
 
+	if (!strcmp(cmd, "seal"))
+		return done(do_seal());
 	if (!a) {
-		fprintf(stderr, "usage: lpctl finit|init|rmmod|fw|kexec|kexec-memfd|verity|read ARG...\n");
+		fprintf(stderr, "usage: lpctl finit|init|rmmod|fw|kexec|kexec-memfd|verity|seal|read ARG...\n");
 		return 2;
 	}
 	if (!strcmp(cmd, "finit"))
