@@ -4,12 +4,14 @@
 
 S := scripts
 
-.PHONY: all deps tree kernel guest check demo refresh lint help
+.PHONY: all deps tree kernel guest check check-main demo refresh lint help
 all: check
 
 help:
 	@echo "make demo     build the patched kernel and show LoadPin in QEMU"
 	@echo "make check    build and run every test; last line: N passed, N failed"
+	@echo "make check-main  the same without the debug kernel"
+	@echo "make lint     checkpatch, git am, W=1, sparse, kernel-doc"
 	@echo "make kernel   build the patched kernel (last line: bzImage path)"
 	@echo "make refresh  export the commits of the kernel tree into patches/"
 
@@ -27,6 +29,10 @@ guest: kernel
 
 check:
 	@$(S)/check.sh
+
+# The same without the debug kernel: quicker while developing.
+check-main:
+	@LOADPIN_DEBUG=0 $(S)/check.sh
 
 demo:
 	@$(S)/demo.sh

