@@ -18,7 +18,7 @@ step() {	# step NAME CMD...: a set-up step that counts as one test
 		return 1
 	fi
 }
-suite() {	# suite ARGS...: run.py, adding its counts to ours
+tally() {	# tally CMD...: pass CMD's lines through, adding its "# counts:" to ours
 	local line
 	while IFS= read -r line; do
 		case "$line" in
@@ -26,7 +26,10 @@ suite() {	# suite ARGS...: run.py, adding its counts to ours
 			pass=$((pass + $1)) fail=$((fail + $2)) skip=$((skip + $3)) ;;
 		*) echo "$line" ;;
 		esac
-	done < <(python3 "$TOP/tests/run.py" --no-summary "$@")
+	done < <("$@")
+}
+suite() {	# suite ARGS...: run.py
+	tally python3 "$TOP/tests/run.py" --no-summary "$@"
 }
 finish() {
 	echo "$pass passed, $fail failed, $skip skipped"
@@ -39,13 +42,7 @@ step "dependencies installed" "$TOP/scripts/deps.sh" || finish
 step "series applies to the pristine tree" "$TOP/scripts/tree.sh" || finish
 step "kernel builds" "$TOP/scripts/kernel.sh" main >/dev/null || finish
 step "guest programs and initramfs build" "$TOP/scripts/guest.sh" -n main >/dev/null || finish
-while IFS= read -r line; do
-	case "$line" in
-	"# counts: "*) set -- ${line#\# counts: }
-		pass=$((pass + $1)) fail=$((fail + $2)) skip=$((skip + $3)) ;;
-	*) echo "$line" ;;
-	esac
-done < <("$TOP/scripts/lint.sh" --counts)
+tally "$TOP/scripts/lint.sh" --counts
 suite --build main ${LOADPIN_SCENARIOS:-}
 # The debug kernel (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, UBSAN, kmemleak) runs
 # the same scenarios with panic_on_warn=1. LOADPIN_DEBUG=0 skips it.
