@@ -30,6 +30,8 @@
 #include <sys/syscall.h>
 #include <linux/kexec.h>
 
+#include "lpresult.h"
+
 #ifndef LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS
 #define LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS _IOW('L', 0x00, unsigned int)
 #endif
@@ -40,39 +42,6 @@
 
 #define FW_SYSFS "/sys/devices/virtual/misc/test_firmware/trigger_request"
 #define FW_PATH_PARAM "/sys/module/firmware_class/parameters/path"
-
-static const char *errname(int e)
-{
-	switch (e) {
-	case 0: return "ok";
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case EACCES: return "EACCES";
-	case EINVAL: return "EINVAL";
-	case EEXIST: return "EEXIST";
-	case EBUSY: return "EBUSY";
-	case EIO: return "EIO";
-	case EPROTO: return "EPROTO";
-	case EBADF: return "EBADF";
-	case ENOEXEC: return "ENOEXEC";
-	case ENOTTY: return "ENOTTY";
-	case EFAULT: return "EFAULT";
-	case E2BIG: return "E2BIG";
-	case EFBIG: return "EFBIG";
-	case ENOMEM: return "ENOMEM";
-	case ENOSYS: return "ENOSYS";
-	case EROFS: return "EROFS";
-	case EKEYREJECTED: return "EKEYREJECTED";
-	case EBADMSG: return "EBADMSG";
-	default: return "EOTHER";
-	}
-}
-
-static int done(int e)
-{
-	printf("%s\n", errname(e));
-	return e;
-}
 
 static int write_str(const char *path, const char *s)
 {

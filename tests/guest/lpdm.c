@@ -26,38 +26,11 @@
 #include <sys/sysmacros.h>
 #include <linux/dm-ioctl.h>
 
+#include "lpresult.h"
+
 #define DM_CONTROL "/dev/mapper/control"
 /* Room for the target spec and a long verity parameter line. */
 #define DM_BUF_SIZE 16384
-
-static const char *errname(int e)
-{
-	switch (e) {
-	case 0: return "ok";
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case ENXIO: return "ENXIO";
-	case EACCES: return "EACCES";
-	case EBUSY: return "EBUSY";
-	case EEXIST: return "EEXIST";
-	case ENODEV: return "ENODEV";
-	case ENOTBLK: return "ENOTBLK";
-	case EINVAL: return "EINVAL";
-	case EIO: return "EIO";
-	case ENOMEM: return "ENOMEM";
-	case ENOTTY: return "ENOTTY";
-	case ENOSPC: return "ENOSPC";
-	case EROFS: return "EROFS";
-	case ENAMETOOLONG: return "ENAMETOOLONG";
-	default: return "EOTHER";
-	}
-}
-
-static int done(int e)
-{
-	printf("%s\n", errname(e));
-	return e;
-}
 
 /* A dm_ioctl header for device NAME, followed by DM_BUF_SIZE of data. */
 static struct dm_ioctl *dm_new(const char *name)

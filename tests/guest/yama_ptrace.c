@@ -19,6 +19,7 @@
  * (attach, seize) and of the parent (traceme) is the one this program was
  * started with. Exits 0 when the steps ran, whatever R is; 1 otherwise.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,20 +32,9 @@
 #include <unistd.h>
 #include <linux/capability.h>
 
-#define ODD_ARG "a\"b\nc"
+#include "lpresult.h"
 
-static const char *errname(int err)
-{
-	switch (err) {
-	case 0: return "ok";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case ESRCH: return "ESRCH";
-	case EINVAL: return "EINVAL";
-	case EIO: return "EIO";
-	default: return strerror(err);
-	}
-}
+#define ODD_ARG "a\"b\nc"
 
 static void __attribute__((noreturn)) die(const char *what)
 {
