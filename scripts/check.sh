@@ -43,6 +43,8 @@ step "series applies to the pristine tree" "$TOP/scripts/tree.sh" || finish
 step "kernel builds" "$TOP/scripts/kernel.sh" main >/dev/null || finish
 step "guest programs and initramfs build" "$TOP/scripts/guest.sh" -n main >/dev/null || finish
 tally "$TOP/scripts/lint.sh" --counts
+# The configuration matrix (cached per series; LOADPIN_MATRIX=0 skips).
+[ "${LOADPIN_MATRIX:-1}" != 0 ] && tally "$TOP/scripts/matrix.sh" --counts
 suite --build main ${LOADPIN_SCENARIOS:-}
 # The debug kernel (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, UBSAN, kmemleak) runs
 # the same scenarios with panic_on_warn=1. LOADPIN_DEBUG=0 skips it.
@@ -50,6 +52,13 @@ if [ "${LOADPIN_DEBUG:-1}" != 0 ]; then
 	step "debug kernel builds" "$TOP/scripts/kernel.sh" debug >/dev/null &&
 	step "debug guest programs and initramfs build" "$TOP/scripts/guest.sh" -n debug >/dev/null &&
 	suite --build debug --cmdline panic_on_warn=1 --timeout-factor 3 ${LOADPIN_SCENARIOS:-}
+fi
+# The race kernel (KCSAN, strict) runs the concurrency scenarios. Only data
+# races with a frame in LoadPin fail; LOADPIN_KCSAN=0 skips it.
+if [ "${LOADPIN_KCSAN:-1}" != 0 ]; then
+	step "KCSAN kernel builds" "$TOP/scripts/kernel.sh" kcsan >/dev/null &&
+	step "KCSAN guest programs and initramfs build" "$TOP/scripts/guest.sh" -n kcsan >/dev/null &&
+	suite --build kcsan --timeout-factor 3 'race-*'
 fi
 echo "# make check took $(( $(date +%s) - start ))s"
 finish

@@ -17,6 +17,7 @@ tests/guest/lib.sh sourced). Header keys:
   timeout:  seconds (default 120)
   kunit:    yes -> count the KUnit KTAP results printed at boot
   builds:   kernels it runs on (default: all)
+  kind:     "bench" for bench/scenarios/*.scn, which only run with --bench
 
 dm-verity disks: VNAME.verity-data is an ext4 image of the payload (with
 IDENTITY "VNAME"), VNAME.verity-hash its hash tree made by `veritysetup
@@ -34,6 +35,10 @@ VERITY_IMAGES (vgood, vbad). Attach both read-only. The trusted payload
 Each "ok"/"not ok" line the guest prints on ttyS1 is one test; the boot
 itself is one more ("boot"), failing on a timeout, a missing end marker or
 a kernel report (BUG, WARNING, Oops, KASAN, lockdep, ...) on the console.
+KCSAN data-race reports are attributed first: one with a frame in LoadPin
+(security/loadpin, dm-verity-loadpin, the string helpers we changed) fails
+the boot as "kcsan"; others are races elsewhere in the kernel, counted and
+listed in the log directory's kcsan-foreign.txt but not failed.
 """
 import argparse
 import concurrent.futures
@@ -48,6 +53,7 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCN_DIR = os.path.join(TOP, "tests", "scenarios")
+BENCH_DIR = os.path.join(TOP, "bench", "scenarios")
 OUT = os.path.join(TOP, "out")
 CACHE = os.environ.get("LOADPIN_CACHE",
                        os.path.join(os.path.expanduser("~"), ".cache", "loadpin"))
@@ -58,6 +64,8 @@ KERNEL_REPORTS = re.compile(
     r"possible circular locking|possible recursive locking|"
     r"inconsistent lock state|INFO: task .* blocked|"
     r"suspicious RCU usage|general protection fault|Call Trace:")
+KCSAN_BLOCK = re.compile(r"^BUG: KCSAN: .*?(?=^={20,}$)", re.M | re.S)
+KCSAN_FRAME = re.compile(r"^\s*([A-Za-z0-9_.]+)\+0x[0-9a-f]+/0x[0-9a-f]+", re.M)
 TAP_LINE = re.compile(r"^(not )?ok \d+ (.*?)(?: # (SKIP|skip)\b ?(.*))?$")
 KTAP_RESULT = re.compile(r"^((?:    )+)(not )?ok \d+ (.*?)(?: # (SKIP)\b ?(.*))?$")
 KTAP_SUBTEST = re.compile(r"^((?:    )+)# Subtest: (\S+)")
@@ -74,6 +82,7 @@ class Scenario:
         self.timeout = 120
         self.kunit = False
         self.builds = None
+        self.kind = "test"
         with open(path) as f:
             text = f.read()
         if "\n---\n" not in text:
@@ -104,13 +113,22 @@ class Scenario:
                 self.kunit = val == "yes"
             elif key == "builds":
                 self.builds = val.split()
+            elif key == "kind":
+                if val not in ("test", "bench"):
+                    raise ValueError(f"{path}:{n}: kind: test|bench")
+                self.kind = val
             else:
                 raise ValueError(f"{path}:{n}: unknown key '{key}'")
 
 
-def load_scenarios(patterns):
-    names = sorted(f for f in os.listdir(SCN_DIR) if f.endswith(".scn"))
-    scns = [Scenario(os.path.join(SCN_DIR, f)) for f in names]
+def load_scenarios(patterns, kind="test"):
+    scns = []
+    for d in (SCN_DIR, BENCH_DIR):
+        if os.path.isdir(d):
+            scns += [Scenario(os.path.join(d, f)) for f in sorted(os.listdir(d))
+                     if f.endswith(".scn")]
+    if kind:
+        scns = [s for s in scns if s.kind == kind]
     if patterns:
         scns = [s for s in scns if any(fnmatch.fnmatch(s.name, p) for p in patterns)]
     return scns
@@ -358,6 +376,47 @@ def parse_kunit(console):
     return results
 
 
+_OUR_SYMBOLS = {}
+
+
+def our_symbols(build):
+    """Function names defined by our code in BUILD, for attributing KCSAN
+    reports (static functions included; inlined ones show as callers)."""
+    if build not in _OUR_SYMBOLS:
+        obj = os.path.join(CACHE, "build", build)
+        names = {"kstrdup_quotable", "kstrdup_quotable_cmdline",
+                 "kstrdup_quotable_file", "quote_cmdline"}
+        for rel in ("security/loadpin/built-in.a", "drivers/md/dm-verity-loadpin.o"):
+            path = os.path.join(obj, rel)
+            if not os.path.exists(path):
+                continue
+            out = subprocess.run(["nm", "--defined-only", path], text=True,
+                                 capture_output=True).stdout
+            for line in out.splitlines():
+                parts = line.split()
+                if len(parts) == 3 and parts[1] in "tTwW":
+                    names.add(parts[2].split(".")[0])
+        _OUR_SYMBOLS[build] = names
+    return _OUR_SYMBOLS[build]
+
+
+def kcsan_enabled(build):
+    try:
+        with open(os.path.join(CACHE, "build", build, ".config")) as f:
+            return "\nCONFIG_KCSAN=y\n" in f.read()
+    except OSError:
+        return False
+
+
+def split_kcsan(console, build):
+    """Take the KCSAN reports out of CONSOLE: (rest, ours, foreign)."""
+    ours, foreign = [], []
+    for m in KCSAN_BLOCK.finditer(console):
+        frames = set(KCSAN_FRAME.findall(m.group(0)))
+        (ours if frames & our_symbols(build) else foreign).append(m.group(0))
+    return KCSAN_BLOCK.sub("", console), ours, foreign
+
+
 def run_scenario(scn, build):
     rundir = os.path.join(OUT, "logs", build, scn.name)
     shutil.rmtree(rundir, ignore_errors=True)
@@ -400,6 +459,18 @@ def run_scenario(scn, build):
         if not kunit:
             results.append(("FAIL", "kunit", "no KUnit results on the console"))
         results += kunit
+    console, kcsan_ours, kcsan_foreign = split_kcsan(console, build)
+    if kcsan_foreign:
+        with open(os.path.join(rundir, "kcsan-foreign.txt"), "w") as f:
+            f.write("\n".join(kcsan_foreign))
+    if kcsan_enabled(build):
+        why = f"{len(kcsan_ours)} in LoadPin, first: " + \
+            kcsan_ours[0].splitlines()[0] if kcsan_ours else ""
+        results.append(("FAIL" if kcsan_ours else "PASS",
+                        "kcsan: no data race reported in LoadPin", why))
+        if kcsan_foreign:
+            print(f"# {build}:{scn.name}: {len(kcsan_foreign)} KCSAN reports "
+                  "outside LoadPin, see kcsan-foreign.txt", flush=True)
     reports = [l for l in console.splitlines() if KERNEL_REPORTS.search(l)]
     why = ""
     if timed_out:
@@ -427,14 +498,16 @@ def main():
                     help="multiply every scenario's timeout (slow kernels)")
     ap.add_argument("--extract-guest", metavar="DIR",
                     help="write each scenario's guest script to DIR/NAME.sh")
+    ap.add_argument("--bench", action="store_true",
+                    help="run the benchmark scenarios (bench/scenarios) instead")
     ap.add_argument("--no-summary", action="store_true",
                     help="print the counts as '# counts: P F S' for a caller to add up")
     args = ap.parse_args()
 
-    scns = load_scenarios(args.patterns)
+    scns = load_scenarios(args.patterns, "bench" if args.bench else "test")
     if args.extract_guest:
         os.makedirs(args.extract_guest, exist_ok=True)
-        for s in load_scenarios([]):
+        for s in load_scenarios([], None):
             with open(os.path.join(args.extract_guest, s.name + ".sh"), "w") as f:
                 f.write(s.script)
         return 0
