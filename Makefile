@@ -4,14 +4,19 @@
 
 S := scripts
 
-.PHONY: all deps tree kernel guest check check-main demo refresh lint help
+.PHONY: all deps tree kernel guest check check-main demo refresh lint help \
+	matrix compare bench
 all: check
 
 help:
 	@echo "make demo     build the patched kernel and show LoadPin in QEMU"
 	@echo "make check    build and run every test; last line: N passed, N failed"
 	@echo "make check-main  the same without the debug kernel"
-	@echo "make lint     checkpatch, git am, W=1, sparse, kernel-doc"
+	@echo "make lint     checkpatch, git am, W=1, sparse, kernel-doc, coccicheck,"
+	@echo "              every patch builds"
+	@echo "make matrix   build the kernel in every configs/matrix/ variant"
+	@echo "make compare  the scenarios on upstream LoadPin and on the series, as a table"
+	@echo "make bench    the cost of pinning: no LoadPin, upstream, the series"
 	@echo "make kernel   build the patched kernel (last line: bzImage path)"
 	@echo "make refresh  export the commits of the kernel tree into patches/"
 
@@ -30,9 +35,19 @@ guest: kernel
 check:
 	@$(S)/check.sh
 
-# The same without the debug kernel: quicker while developing.
+# The same without the debug and race kernels or the matrix: quicker while
+# developing.
 check-main:
-	@LOADPIN_DEBUG=0 $(S)/check.sh
+	@LOADPIN_DEBUG=0 LOADPIN_KCSAN=0 LOADPIN_MATRIX=0 $(S)/check.sh
+
+matrix: tree
+	@$(S)/matrix.sh
+
+compare: tree
+	@$(S)/compare.sh
+
+bench: tree
+	@$(S)/bench.sh
 
 demo:
 	@$(S)/demo.sh

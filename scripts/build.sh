@@ -38,17 +38,28 @@ if [ "$(cat "$obj/.frags" 2>/dev/null)" != "$want" ] || [ ! -f "$obj/.config" ];
 	kmake olddefconfig >/dev/null
 	# merge_config only warns; a fragment line that did not stick is an
 	# error here (a missing dependency would silently drop a feature).
-	bad=0
+	# Later fragments override earlier ones, as in merge_config.
+	declare -A final=()
+	order=()
 	for f in "${frags[@]}"; do
 		while IFS= read -r line; do
 			case "$line" in
-			CONFIG_*=n) sym=${line%%=*}
-				grep -q "^$sym=" "$obj/.config" && { echo "not unset: $line" >&2; bad=1; } ;;
-			CONFIG_*) grep -qxF "$line" "$obj/.config" || { echo "not set: $line" >&2; bad=1; } ;;
+			CONFIG_*=*) sym=${line%%=*} ;;
 			"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}
-				grep -q "^$sym=" "$obj/.config" && { echo "not unset: $sym" >&2; bad=1; } ;;
+				line="$sym=n" ;;
+			*) continue ;;
 			esac
+			[ -n "${final[$sym]+x}" ] || order+=("$sym")
+			final[$sym]=$line
 		done < "$f"
+	done
+	bad=0
+	for sym in "${order[@]}"; do
+		line=${final[$sym]}
+		case "$line" in
+		*=n) grep -q "^$sym=" "$obj/.config" && { echo "not unset: $sym" >&2; bad=1; } ;;
+		*) grep -qxF "$line" "$obj/.config" || { echo "not set: $line" >&2; bad=1; } ;;
+		esac
 	done
 	[ $bad = 0 ] || die "config fragments did not apply cleanly for $name"
 	echo "$want" > "$obj/.frags"
