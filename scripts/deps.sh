@@ -6,7 +6,8 @@ set -euo pipefail
 pkgs=(linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
       cpio xz-utils gzip kmod git perl python3 ccache e2fsprogs squashfs-tools
       cryptsetup-bin qemu-system-x86 busybox-static sparse coccinelle
-      binutils python3-ply python3-git fdisk)
+      binutils python3-ply python3-git fdisk
+      ocaml-nox)	# coccicheck runs semantic patches with OCaml scripts
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

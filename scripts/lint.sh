@@ -5,7 +5,10 @@
 #     "does MAINTAINERS need updating?", is ignored: every new file is under
 #     a path the LOADPIN entry lists, which the last check verifies),
 #   make W=1 and sparse (C=2) on security/loadpin/,
-#   scripts/kernel-doc -Wall -none on security/loadpin/*.[ch].
+#   scripts/kernel-doc -Wall -none on security/loadpin/*.[ch],
+#   make coccicheck MODE=report M=security/loadpin (every semantic patch
+#     the tree ships; any report fails),
+#   every patch of the series builds on its own (bisectable).
 # Prints "# counts: P F S" for check.sh, or a summary when run alone.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
@@ -46,6 +49,25 @@ out=$(make -s -C "$SRC" O="$obj" CC="ccache gcc" W=1 C=2 security/loadpin/ 2>&1)
 result "make W=1 C=2 (sparse) security/loadpin/" "$([ -z "$out" ]; echo $?)" "$out"
 out=$(scripts/kernel-doc -Wall -none security/loadpin/*.[ch] 2>&1)
 result "kernel-doc -Wall security/loadpin/" "$([ -z "$out" ]; echo $?)" "$out"
+# Coccinelle reports are "FILE:LINE:COL-COL: WARNING|ERROR|INFO: ..."; the
+# rest of its output is the commands it ran and notes about the scripts.
+# It runs in the source tree: with O=, spatch's --dir is taken relative to
+# the output directory, which holds no sources, and it silently checks
+# nothing.
+# Skipped when the same sources passed before (it takes most of a minute).
+cocci_check() {
+	local out rc stamp
+	stamp=$(cat security/loadpin/* | sha256sum | cut -c1-16)
+	[ "$(cat "$obj/.cocci-passed" 2>/dev/null)" = "$stamp" ] && return 0
+	out=$(make -s -C "$SRC" coccicheck MODE=report M=security/loadpin \
+		J="$JOBS" 2>&1)
+	rc=$?
+	[ $rc = 0 ] || { echo "$out" | tail -5; return 1; }
+	echo "$out" | grep -E '^security/loadpin/[^ ]+:[0-9]+' && return 1
+	echo "$stamp" > "$obj/.cocci-passed"
+}
+out=$(cocci_check)
+result "coccicheck MODE=report M=security/loadpin" $? "$out"
 
 # Every patch builds on its own (bisectable): the objects of the
 # directories the series touches, at each commit, in a worktree of their
