@@ -7,9 +7,13 @@ t_fail() { _t=$((_t + 1)); echo "not ok $_t $1"; [ -n "$2" ] && echo "# $2"; ret
 t_skip() { _t=$((_t + 1)); echo "ok $_t $1 # SKIP $2"; }
 
 # expect RESULT DESC CMD...: CMD (usually lpctl) prints "ok" or an errno
-# name as its last line; pass when that is RESULT.
+# name as its last line; pass when that is RESULT. Under make compare
+# (lpcompare on the command line) these load verdicts are marked " [load]"
+# to be told apart from checks of logs and the status file.
+_load_tag=
+grep -qw lpcompare /proc/cmdline 2>/dev/null && _load_tag=" [load]"
 expect() {
-	want=$1 desc=$2
+	want=$1 desc=$2$_load_tag
 	shift 2
 	got=$("$@" 2>&1 | tail -n 1)
 	if [ "$got" = "$want" ]; then
