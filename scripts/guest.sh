@@ -2,19 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build what runs inside the guest against a built kernel:
-#   guest.sh [-n NAME] [-s SRC]
-# the test modules (lp_a..lp_d.ko), lpctl, the tree's LoadPin selftests
-# (static), and the busybox initramfs holding them and every scenario's
-# guest script. Outputs go to $OUT/guest/NAME/.
+#   guest.sh [-n NAME] [-s SRC] [-t TESTSRC]
+# the test modules (lp_a..lp_d.ko, lp_bench.ko), lpctl, the LoadPin
+# selftests of TESTSRC (default: SRC; make compare runs the series'
+# selftests on the unpatched tree), and the busybox initramfs holding them
+# and every scenario's guest script. Outputs go to $OUT/guest/NAME/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 src=$SRC
+testsrc=
 name=main
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-n) name=$2; shift 2 ;;
 	-s) src=$2; shift 2 ;;
+	-t) testsrc=$2; shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
@@ -29,9 +32,10 @@ command -v ccache >/dev/null || CC=gcc
 if grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
 	mkdir -p "$dst/module"
 	: > "$dst/module/Kbuild.new"
-	for m in lp_a lp_b lp_c lp_d; do
-		cmp -s "$TOP/tests/module/loadpin_test_mod.c" "$dst/module/$m.c" ||
-			cp "$TOP/tests/module/loadpin_test_mod.c" "$dst/module/$m.c"
+	for m in lp_a lp_b lp_c lp_d lp_bench; do
+		c=$TOP/tests/module/loadpin_test_mod.c
+		[ $m = lp_bench ] && c=$TOP/bench/lp_bench.c
+		cmp -s "$c" "$dst/module/$m.c" || cp "$c" "$dst/module/$m.c"
 		echo "obj-m += $m.o" >> "$dst/module/Kbuild.new"
 	done
 	mv "$dst/module/Kbuild.new" "$dst/module/Kbuild"
@@ -42,19 +46,20 @@ fi
 # UAPI headers of this tree, for the selftests.
 make -s -C "$src" O="$obj" headers_install INSTALL_HDR_PATH="$dst/hdr" >/dev/null
 
+testsrc=${testsrc:-$src}
 cflags=(-static -O2 -Wall
-	-isystem "$dst/hdr/include" -I "$src/tools/testing/selftests")
+	-isystem "$dst/hdr/include" -I "$testsrc/tools/testing/selftests")
 mkdir -p "$dst/bin"
 for t in "$TOP"/tests/guest/*.c; do
 	$CC "${cflags[@]}" -o "$dst/bin/$(basename "$t" .c)" "$t" -lpthread ||
 		die "$t failed to build"
 done
-for t in "$src"/tools/testing/selftests/loadpin/*_test.c \
-	 "$src"/tools/testing/selftests/lsm/lsm_*_test.c; do
+for t in "$testsrc"/tools/testing/selftests/loadpin/*_test.c \
+	 "$testsrc"/tools/testing/selftests/lsm/lsm_*_test.c; do
 	[ -f "$t" ] || continue
 	b=$(basename "$t" .c)
 	extra=()
-	case "$t" in */lsm/*) extra=("$src/tools/testing/selftests/lsm/common.c") ;; esac
+	case "$t" in */lsm/*) extra=("$testsrc/tools/testing/selftests/lsm/common.c") ;; esac
 	$CC "${cflags[@]}" -o "$dst/bin/$b" "$t" "${extra[@]}" -lpthread ||
 		die "selftest $b failed to build"
 done
@@ -66,6 +71,7 @@ mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mnt,tests/scenarios,payload}
 cp /bin/busybox "$root/bin/busybox"
 install -m 0755 "$TOP/tests/guest/init" "$root/init"
 cp "$TOP/tests/guest/lib.sh" "$root/tests/lib.sh"
+cp "$TOP/bench/guest.sh" "$root/tests/bench.sh"
 cp "$dst"/bin/* "$root/bin/"
 python3 "$TOP/tests/run.py" --extract-guest "$root/tests/scenarios"
 "$TOP/scripts/payload.sh" "$dst" "$root/payload"

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: what pinning costs, measured side by side in one run.
+#
+#   bench.sh [ROUNDS]      (default 3; LOADPIN_BENCH_ROUNDS too)
+#
+# Three guests boot in turn, ROUNDS times, one vCPU each and one at a time:
+#   none      the series' kernel with LoadPin left out of lsm=
+#   upstream  the unpatched tree's kernel, its LoadPin enforcing
+#   series    the series' kernel, LoadPin enforcing
+# Each runs bench/guest.sh (bench/README.md says what it measures); the
+# table holds the median of the rounds, then the ratios. Absolute times
+# under TCG are not real-hardware figures: only the ratios within one run
+# count. Nothing here fails on speed; the exit status only says whether
+# every measurement was made.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+rounds=${1:-${LOADPIN_BENCH_ROUNDS:-3}}
+"$TOP/scripts/tree.sh" --upstream || exit 1
+"$TOP/scripts/kernel.sh" main >/dev/null || exit 1
+"$TOP/scripts/kernel.sh" upstream >/dev/null || exit 1
+"$TOP/scripts/guest.sh" -n main >/dev/null || exit 1
+"$TOP/scripts/guest.sh" -n upstream -s "$UPSTREAM_SRC" -t "$SRC" >/dev/null || exit 1
+
+res=$OUT/bench
+rm -rf "$res"
+mkdir -p "$res"
+ok=1
+for r in $(seq 1 "$rounds"); do
+	for cfg in none:main:bench-none upstream:upstream:bench-loadpin series:main:bench-loadpin; do
+		IFS=: read -r name build scn <<< "$cfg"
+		log "round $r/$rounds: $name"
+		if ! python3 "$TOP/tests/run.py" --bench --jobs 1 --build "$build" "$scn" \
+			> "$res/$name.$r.tap"; then
+			cat "$res/$name.$r.tap" >&2
+			ok=0
+		fi
+		sed -n 's/^# bench: //p' "$OUT/logs/$build/$scn/results.log" > "$res/$name.$r.txt"
+	done
+done
+
+# Static footprint: the objects each LoadPin is made of (not the KUnit
+# tests), and the dm-verity glue both have.
+footprint() {	# footprint BUILD OBJECTS...
+	local b=$CACHE/build/$1
+	shift
+	(cd "$b" && size "$@" 2>/dev/null) |
+		awk 'NR > 1 { t += $1; d += $2; s += $3 } END { print t, d, s }'
+}
+echo "upstream $(footprint upstream security/loadpin/loadpin.o drivers/md/dm-verity-loadpin.o)" > "$res/size.txt"
+echo "series $(footprint main $(cd "$CACHE/build/main" && ls security/loadpin/*.o |
+	grep -v -e _test.o -e loadpin.o -e built-in) drivers/md/dm-verity-loadpin.o)" >> "$res/size.txt"
+
+python3 - "$res" "$rounds" <<'EOF' | tee "$res/table.txt"
+import os, statistics, sys
+
+res, rounds = sys.argv[1], int(sys.argv[2])
+names = ("none", "upstream", "series")
+vals = {n: {} for n in names}
+for n in names:
+    for r in range(1, rounds + 1):
+        try:
+            with open(os.path.join(res, f"{n}.{r}.txt")) as f:
+                for line in f:
+                    k, _, v = line.strip().partition(" ")
+                    try:
+                        vals[n].setdefault(k, []).append(float(v))
+                    except ValueError:
+                        vals[n].setdefault(k, []).append(v)
+        except OSError:
+            pass
+
+
+def med(n, k):
+    v = [x for x in vals[n].get(k, []) if isinstance(x, float)]
+    return statistics.median(v) if v else None
+
+
+def fmt(x, digits=1):
+    return "-" if x is None else f"{x:,.{digits}f}"
+
+
+size = {}
+with open(os.path.join(res, "size.txt")) as f:
+    for line in f:
+        n, *tds = line.split()
+        size[n] = [int(x) for x in tds] if len(tds) == 3 else None
+
+rows = [
+    ("allow: ns per security_kernel_read_file()", "allow_ns", 1),
+    ("deny: ns per denial (10000 in a row)", "deny_ns", 1),
+    ("deny: denials counted by the module", "denied", 0),
+    ("deny: log records emitted", "deny_log_lines", 0),
+    ("deny: peak slab growth, KiB", "deny_slab_peak_kib", 0),
+    ("firmware loads per second", "fw_per_sec", 1),
+    ("finit_module + delete_module per second", "module_per_sec", 1),
+]
+w = max(len(r[0]) for r in rows) + 2
+print(f"LoadPin benchmark, median of {rounds} rounds (TCG: compare ratios, not times)")
+print()
+print(f"{'':{w}}{'none':>12}{'upstream':>12}{'series':>12}")
+for label, key, d in rows:
+    cells = []
+    for n in names:
+        x = med(n, key)
+        if n == "none" and key.startswith("deny"):
+            x = None
+        cells.append(fmt(x, d))
+    print(f"{label:{w}}" + "".join(f"{c:>12}" for c in cells))
+for i, part in enumerate(("text", "data", "bss")):
+    cells = ["-"] + [str(size[n][i]) if size.get(n) else "-" for n in ("upstream", "series")]
+    print(f"{'static ' + part + ', bytes':{w}}" + "".join(f"{c:>12}" for c in cells))
+print()
+a, b, c = med("none", "allow_ns"), med("upstream", "allow_ns"), med("series", "allow_ns")
+if None not in (a, b, c):
+    up, ours = b - a, c - a
+    print(f"allow path: upstream adds {up:.1f} ns per call, the series {ours:.1f} ns", end="")
+    print(f" ({ours / up:.2f} of upstream's)" if up > 0 else "")
+b, c = med("upstream", "deny_ns"), med("series", "deny_ns")
+if b and c:
+    print(f"deny path: the series is {b / c:.1f} times cheaper per denial than upstream")
+for key, what in (("fw_per_sec", "firmware loads/s"), ("module_per_sec", "module loads/s")):
+    a, b, c = med("none", key), med("upstream", key), med("series", key)
+    if None not in (a, b, c):
+        print(f"{what}: upstream {b / a:.3f} and the series {c / a:.3f} of no LoadPin")
+lsm = {n: vals[n].get("lsm", ["?"])[0] for n in names}
+print()
+for n in names:
+    print(f"{n}: lsm={lsm[n]}")
+EOF
+[ $ok = 1 ]
