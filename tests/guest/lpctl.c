@@ -30,6 +30,7 @@
 #include <sys/syscall.h>
 #include <linux/kexec.h>
 
+#include "lpio.h"
 #include "lpresult.h"
 
 #ifndef LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS
@@ -39,22 +40,6 @@
 #ifndef LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS
 #define LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS _IO('L', 0x01)
 #endif
-
-#define FW_SYSFS "/sys/devices/virtual/misc/test_firmware/trigger_request"
-#define FW_PATH_PARAM "/sys/module/firmware_class/parameters/path"
-
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	int e = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, s, strlen(s)) < 0)
-		e = errno;
-	close(fd);
-	return e;
-}
 
 static int do_finit(const char *path, const char *params)
 {

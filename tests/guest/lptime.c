@@ -24,23 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lpio.h"
 #include "lpresult.h"
-
-#define FW_SYSFS "/sys/devices/virtual/misc/test_firmware/trigger_request"
-#define FW_PATH_PARAM "/sys/module/firmware_class/parameters/path"
-
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	int e = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, s, strlen(s)) < 0)
-		e = errno;
-	close(fd);
-	return e;
-}
 
 static double now(void)
 {
