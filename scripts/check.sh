@@ -18,6 +18,9 @@ step() {	# step NAME CMD...: a set-up step that counts as one test
 		return 1
 	fi
 }
+quiet() {	# quiet CMD...: CMD without its standard output (stderr stays)
+	"$@" >/dev/null
+}
 tally() {	# tally CMD...: pass CMD's lines through, adding its "# counts:" to ours
 	local line
 	while IFS= read -r line; do
@@ -40,8 +43,8 @@ finish() {
 start=$(date +%s)
 step "dependencies installed" "$TOP/scripts/deps.sh" || finish
 step "series applies to the pristine tree" "$TOP/scripts/tree.sh" || finish
-step "kernel builds" "$TOP/scripts/kernel.sh" main >/dev/null || finish
-step "guest programs and initramfs build" "$TOP/scripts/guest.sh" -n main >/dev/null || finish
+step "kernel builds" quiet "$TOP/scripts/kernel.sh" main || finish
+step "guest programs and initramfs build" quiet "$TOP/scripts/guest.sh" -n main || finish
 tally "$TOP/scripts/lint.sh" --counts
 # The configuration matrix (cached per series; LOADPIN_MATRIX=0 skips).
 [ "${LOADPIN_MATRIX:-1}" != 0 ] && tally "$TOP/scripts/matrix.sh" --counts
@@ -49,15 +52,15 @@ suite --build main ${LOADPIN_SCENARIOS:-}
 # The debug kernel (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, UBSAN, kmemleak) runs
 # the same scenarios with panic_on_warn=1. LOADPIN_DEBUG=0 skips it.
 if [ "${LOADPIN_DEBUG:-1}" != 0 ]; then
-	step "debug kernel builds" "$TOP/scripts/kernel.sh" debug >/dev/null &&
-	step "debug guest programs and initramfs build" "$TOP/scripts/guest.sh" -n debug >/dev/null &&
+	step "debug kernel builds" quiet "$TOP/scripts/kernel.sh" debug &&
+	step "debug guest programs and initramfs build" quiet "$TOP/scripts/guest.sh" -n debug &&
 	suite --build debug --cmdline panic_on_warn=1 --timeout-factor 3 ${LOADPIN_SCENARIOS:-}
 fi
 # The race kernel (KCSAN, strict) runs the concurrency scenarios. Only data
 # races with a frame in LoadPin fail; LOADPIN_KCSAN=0 skips it.
 if [ "${LOADPIN_KCSAN:-1}" != 0 ]; then
-	step "KCSAN kernel builds" "$TOP/scripts/kernel.sh" kcsan >/dev/null &&
-	step "KCSAN guest programs and initramfs build" "$TOP/scripts/guest.sh" -n kcsan >/dev/null &&
+	step "KCSAN kernel builds" quiet "$TOP/scripts/kernel.sh" kcsan &&
+	step "KCSAN guest programs and initramfs build" quiet "$TOP/scripts/guest.sh" -n kcsan &&
 	suite --build kcsan --timeout-factor 3 'race-*'
 fi
 echo "# make check took $(( $(date +%s) - start ))s"
