@@ -385,7 +385,7 @@ def our_symbols(build):
     if build not in _OUR_SYMBOLS:
         obj = os.path.join(CACHE, "build", build)
         names = {"kstrdup_quotable", "kstrdup_quotable_cmdline",
-                 "kstrdup_quotable_file", "quote_cmdline"}
+                 "kstrdup_quotable_file", "kstrdup_quotable_cmdline_buf"}
         for rel in ("security/loadpin/built-in.a", "drivers/md/dm-verity-loadpin.o"):
             path = os.path.join(obj, rel)
             if not os.path.exists(path):
