@@ -18,11 +18,7 @@ set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
 rounds=${1:-${LOADPIN_BENCH_ROUNDS:-3}}
-"$TOP/scripts/tree.sh" --upstream || exit 1
-"$TOP/scripts/kernel.sh" main >/dev/null || exit 1
-"$TOP/scripts/kernel.sh" upstream >/dev/null || exit 1
-"$TOP/scripts/guest.sh" -n main >/dev/null || exit 1
-"$TOP/scripts/guest.sh" -n upstream -s "$UPSTREAM_SRC" -t "$SRC" >/dev/null || exit 1
+build_main_and_upstream || exit 1
 
 res=$OUT/bench
 rm -rf "$res"

@@ -42,3 +42,13 @@ series_hash() {
 	{ cat "$TOP/patches/series"; series_files | xargs -r cat; } |
 		sha256sum | cut -c1-16
 }
+
+# The series' kernel and the unpatched tree's, each with its guest (the
+# series' test programs on both): what make compare and make bench boot.
+build_main_and_upstream() {
+	"$TOP/scripts/tree.sh" --upstream &&
+	"$TOP/scripts/kernel.sh" main >/dev/null &&
+	"$TOP/scripts/kernel.sh" upstream >/dev/null &&
+	"$TOP/scripts/guest.sh" -n main >/dev/null &&
+	"$TOP/scripts/guest.sh" -n upstream -s "$UPSTREAM_SRC" -t "$SRC" >/dev/null
+}

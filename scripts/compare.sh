@@ -17,11 +17,7 @@
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
-"$TOP/scripts/tree.sh" --upstream || exit 1
-"$TOP/scripts/kernel.sh" main >/dev/null || exit 1
-"$TOP/scripts/kernel.sh" upstream >/dev/null || exit 1
-"$TOP/scripts/guest.sh" -n main >/dev/null || exit 1
-"$TOP/scripts/guest.sh" -n upstream -s "$UPSTREAM_SRC" -t "$SRC" >/dev/null || exit 1
+build_main_and_upstream || exit 1
 
 globs=("$@")
 if [ ${#globs[@]} = 0 ]; then
