@@ -12,7 +12,8 @@ tests/guest/lib.sh sourced). Header keys:
             PAYLOAD.FS with FS one of ext4, squashfs, gpt (a GPT disk
             whose partition 1, PARTLABEL "loadpin-root", PARTUUID
             6c0a7b3e-1d2f-4e5a-9b8c-7d6e5f4a3b2c, holds the payload as
-            ext4), or "scratch.ext4", or a dm-verity disk (see below)
+            ext4), or "scratch.ext4", or an ext4 disk pair with an external
+            journal (see below), or a dm-verity disk (see below)
   smp:      vCPUs (default 1)
   timeout:  seconds (default 120)
   kunit:    yes -> count the KUnit KTAP results printed at boot
@@ -32,6 +33,19 @@ VERITY_IMAGES (vgood, vbad). Attach both read-only. The trusted payload
                      sed 's|DATA|/dev/vdb|; s|HASH|/dev/vdc|' vgood.table
   vgood-ic.table     vgood with "1 ignore_corruption"
 
+External journals: PAYLOAD.ext4-extj is an ext4 image of the payload
+(4096-byte blocks) whose journal is not an inode but the external journal
+device PAYLOAD.ext4-journal (made by `mke2fs -O journal_dev`). They are
+built and rebuilt together, on files as a user: the data image without a
+journal, then linked as `mke2fs -J device=` would link them (it wants a
+block device): the data superblock gets has_journal and the journal's UUID
+(journal_inum 0, journal_dev 0), the journal's jbd2 superblock one user,
+the data filesystem's UUID. Attach both, the journal after the data disk,
+and name the journal device when mounting, e.g. for vda and vdb:
+mount -o ro,journal_path=/dev/vdb /dev/vda /mnt/x (journal_dev 0 in the
+superblock: the kernel logs "external journal device major/minor numbers
+have changed").
+
 Each "ok"/"not ok" line the guest prints on ttyS1 is one test; the boot
 itself is one more ("boot"), failing on a timeout, a missing end marker or
 a kernel report (BUG, WARNING, Oops, KASAN, lockdep, ...) on the console.
@@ -46,10 +60,12 @@ import fnmatch
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import threading
 import time
+import uuid
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCN_DIR = os.path.join(TOP, "tests", "scenarios")
@@ -184,6 +200,99 @@ def _mkfs_ext4(tree, label, out, size, extra=()):
                    stdout=subprocess.DEVNULL)
 
 
+# An ext4 image with an external journal (see the docstring). Both use
+# 4096-byte blocks: the kernel reads the journal device in the data
+# filesystem's block size.
+EXTJ_KINDS = ("ext4-extj", "ext4-journal")
+EXTJ_DATA_SIZE = "32M"
+EXTJ_JOURNAL_SIZE = "8M"                # 2048 blocks; jbd2 wants >= 1024
+EXT2_SB = 1024                          # byte offset of the ext2 superblock
+JBD2_MAGIC = 0xC03B3998
+JBD2_SUPERBLOCK_V2 = 4
+# jbd2 superblock checksums (csum v2/v3) we would have to recompute.
+JBD2_INCOMPAT_CSUM = 0x8 | 0x10
+
+
+def _ext2_super(path):
+    """The ext2 superblock (1024 bytes) of the image at PATH."""
+    with open(path, "rb") as f:
+        f.seek(EXT2_SB)
+        sb = f.read(1024)
+    if len(sb) != 1024 or struct.unpack_from("<H", sb, 0x38)[0] != 0xEF53:
+        raise ValueError(f"{path}: no ext2 superblock")
+    return sb
+
+
+def _jbd2_super_offset(path):
+    """Byte offset of the jbd2 superblock of the journal device image at
+    PATH: the block after the one holding the ext2 superblock (fs/ext4
+    ext4_get_journal_blkdev(): sb_block + 1)."""
+    bsize = 1024 << struct.unpack_from("<I", _ext2_super(path), 0x18)[0]
+    return (EXT2_SB // bsize + 1) * bsize
+
+
+def _extj_linked(data, journal):
+    """DATA's superblock names JOURNAL's UUID and JOURNAL's jbd2
+    superblock has DATA as its one user."""
+    try:
+        dsb, jsb = _ext2_super(data), _ext2_super(journal)
+        with open(journal, "rb") as f:
+            f.seek(_jbd2_super_offset(journal))
+            jbd = f.read(1024)
+    except (OSError, ValueError):
+        return False
+    # s_journal_uuid at 0xd0, s_uuid at 0x68; jbd2: s_nr_users at 0x40,
+    # s_users[0] at 0x100 (include/linux/jbd2.h journal_superblock_t).
+    return (len(jbd) == 1024 and dsb[0xd0:0xe0] == jsb[0x68:0x78]
+            and struct.unpack_from(">I", jbd, 0x40)[0] == 1
+            and jbd[0x100:0x110] == dsb[0x68:0x78])
+
+
+def _mkext4_extj(tree, label, data, journal):
+    """Build DATA (ext4 of TREE) and its external journal device JOURNAL
+    on plain files, as `mke2fs -J device=JOURNAL` would link them."""
+    for p in (data, journal):
+        if os.path.exists(p):
+            os.unlink(p)
+    subprocess.run(["mke2fs", "-q", "-F", "-O", "journal_dev,^metadata_csum",
+                    "-b", "4096", journal, EXTJ_JOURNAL_SIZE],
+                   check=True, stdout=subprocess.DEVNULL)
+    _mkfs_ext4(tree, label, data, EXTJ_DATA_SIZE,
+               ["-b", "4096", "-O", "^has_journal"])
+    juuid = _ext2_super(journal)[0x68:0x78]
+    # debugfs rewrites the superblock with its checksum (metadata_csum).
+    for req in ("feature has_journal", f"ssv journal_uuid {uuid.UUID(bytes=juuid)}",
+                "ssv journal_inum 0", "ssv journal_dev 0"):
+        r = subprocess.run(["debugfs", "-w", "-R", req, data],
+                           capture_output=True, text=True)
+        # debugfs exits 0 on most errors: its banner is the only
+        # stderr line when all went well.
+        err = [l for l in r.stderr.splitlines() if not l.startswith("debugfs ")]
+        if r.returncode or err:
+            raise RuntimeError(f"debugfs -R '{req}' {data}: {r.stderr.strip()}")
+    off = _jbd2_super_offset(journal)
+    with open(journal, "r+b") as f:
+        f.seek(off)
+        jbd = bytearray(f.read(1024))
+        magic, btype = struct.unpack_from(">II", jbd, 0)
+        if magic != JBD2_MAGIC or btype != JBD2_SUPERBLOCK_V2:
+            raise ValueError(f"{journal}: no jbd2 v2 superblock at {off}")
+        if struct.unpack_from(">I", jbd, 0x28)[0] & JBD2_INCOMPAT_CSUM:
+            raise ValueError(f"{journal}: jbd2 superblock has a checksum")
+        # One user, the data filesystem: ext4 refuses an external journal
+        # with s_nr_users != 1 (ext4_open_dev_journal()).
+        struct.pack_into(">I", jbd, 0x40, 1)
+        jbd[0x100:0x110] = _ext2_super(data)[0x68:0x78]
+        f.seek(off)
+        f.write(jbd)
+    if not _extj_linked(data, journal):
+        raise RuntimeError(f"{data}, {journal}: not linked")
+    r = subprocess.run(["e2fsck", "-fn", "-j", journal, data],
+                       capture_output=True, text=True)
+    if r.returncode:
+        raise RuntimeError(f"e2fsck -fn -j {journal} {data}:\n{r.stdout}{r.stderr}")
+
+
 def _build_verity(build, imgdir, vname, stamp):
     """Build VNAME.verity-data and .verity-hash if stale; return the paths
     of the data, hash and table files. The table file holds the dm table
@@ -267,7 +376,12 @@ def _build_image(build, image):
         for vname in VERITY_IMAGES:
             tables[vname] = _build_verity(build, imgdir, vname, stamp)[2]
         deps += tables.values()
-    if _fresh(path, deps):
+    if fs in EXTJ_KINDS:
+        # A pair: both are rebuilt when either is stale.
+        data, journal = (os.path.join(imgdir, f"{payload}.{k}") for k in EXTJ_KINDS)
+        if _fresh(data, deps) and _fresh(journal, deps) and _extj_linked(data, journal):
+            return path
+    elif _fresh(path, deps):
         return path
     tree = _new_tree(imgdir, payload)
     if payload != "scratch":
@@ -285,6 +399,12 @@ def _build_image(build, image):
                        stdout=subprocess.DEVNULL)
     elif fs == "gpt":
         _mkgpt(tree, payload, tmp)
+    elif fs in EXTJ_KINDS:
+        _mkext4_extj(tree, payload, data + ".tmp", journal + ".tmp")
+        # Cut short between the two, the pair is not linked: rebuilt.
+        os.replace(journal + ".tmp", journal)
+        os.replace(data + ".tmp", data)
+        return path
     else:
         raise ValueError(f"unknown image type '{image}'")
     os.replace(tmp, path)
