@@ -15,6 +15,7 @@
  *   lpctl verity FILE           LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS
  *   lpctl seal                  LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS
  *   lpctl read PATH             print PATH (securityfs/status files)
+ *   lpctl nocap-write PATH VAL  drop every capability, stay uid 0, write VAL
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,6 +29,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <linux/capability.h>
 #include <linux/kexec.h>
 
 #include "lpio.h"
@@ -190,6 +192,19 @@ static int do_read(const char *path)
 	return n < 0 ? errno : 0;
 }
 
+/* A uid 0 without capabilities: what a sysctl's own check must refuse. */
+static int do_nocap_write(const char *path, const char *val)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (syscall(SYS_capset, &hdr, data))
+		return errno;
+	return write_str(path, val);
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -199,7 +214,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "seal"))
 		return done(do_seal());
 	if (!a) {
-		fprintf(stderr, "usage: lpctl finit|init|rmmod|fw|kexec|kexec-memfd|verity|seal|read ARG...\n");
+		fprintf(stderr, "usage: lpctl finit|init|rmmod|fw|kexec|kexec-memfd|verity|seal|read|nocap-write ARG...\n");
 		return 2;
 	}
 	if (!strcmp(cmd, "finit"))
@@ -216,6 +231,8 @@ int main(int argc, char **argv)
 		return done(do_kexec(a, NULL, 1));
 	if (!strcmp(cmd, "verity"))
 		return done(do_verity(a));
+	if (!strcmp(cmd, "nocap-write") && b)
+		return done(do_nocap_write(a, b));
 	if (!strcmp(cmd, "read")) {
 		int e = do_read(a);
 
