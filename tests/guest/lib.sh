@@ -103,3 +103,18 @@ leak_check() {
 selftest() {
 	"$@" 2>&1 | sed -n 's/^\(not \)\{0,1\}ok [0-9]* /&/p; /^# /p'
 }
+
+# vmount NAME TABLE DATA HASH DIR: create the dm device NAME from
+# TABLE.table in $VERITY_DIR (default /mnt/t/verity) with lpdm, mount it
+# read-only on DIR; prints lpdm's output, then ok or an errno name.
+vmount() {
+	out=$(lpdm create "$1" "$(sed "s|DATA|$3|; s|HASH|$4|" "${VERITY_DIR:-/mnt/t/verity}/$2.table")" 2>&1)
+	echo "$out"
+	res=$(echo "$out" | tail -n 1)
+	[ "$res" = ok ] || return 0
+	dev=$(echo "$out" | grep '^/dev/dm-')
+	i=0
+	while [ ! -b "$dev" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	mkdir -p "$5"
+	mount -t ext4 -o ro "$dev" "$5" 2>&1 && echo ok || echo EIO
+}

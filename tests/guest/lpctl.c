@@ -16,6 +16,8 @@
  *   lpctl seal                  LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS
  *   lpctl read PATH             print PATH (securityfs/status files)
  *   lpctl nocap-write PATH VAL  drop every capability, stay uid 0, write VAL
+ *   lpctl cros-feed open|fopen LIST
+ *                               the digest feed of ChromeOS's chromeos_startup
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -205,6 +207,42 @@ static int do_nocap_write(const char *path, const char *val)
 	return write_str(path, val);
 }
 
+/*
+ * ChromeOS's SetupLoadPinVerityDigests() (platform2, init/startup/
+ * security_manager.cc), call for call: the interface opened write-only
+ * (older code) or with fopen(path, "w") (newer code), the list opened
+ * without following links, /dev/null in its place when it is missing
+ * (which closes the interface), and the set ioctl given a pointer to
+ * the descriptor.
+ */
+static int do_cros_feed(const char *how, const char *list)
+{
+	const char *ctl_path = "/sys/kernel/security/loadpin/dm-verity";
+	unsigned int ufd;
+	int ctl, fd, e = 0;
+
+	if (!strcmp(how, "fopen"))
+		ctl = open(ctl_path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	else
+		ctl = open(ctl_path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (ctl < 0)
+		return errno;
+	fd = open(list, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		fd = open("/dev/null", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		close(ctl);
+		return e;
+	}
+	ufd = fd;
+	if (ioctl(ctl, LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS, &ufd))
+		e = errno;
+	close(fd);
+	close(ctl);
+	return e;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -231,6 +269,8 @@ int main(int argc, char **argv)
 		return done(do_kexec(a, NULL, 1));
 	if (!strcmp(cmd, "verity"))
 		return done(do_verity(a));
+	if (!strcmp(cmd, "cros-feed") && b)
+		return done(do_cros_feed(a, b));
 	if (!strcmp(cmd, "nocap-write") && b)
 		return done(do_nocap_write(a, b));
 	if (!strcmp(cmd, "read")) {
