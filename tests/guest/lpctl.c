@@ -13,7 +13,9 @@
  *   lpctl kexec KERNEL [INITRD] kexec_file_load(2), then unload again
  *   lpctl kexec-memfd KERNEL    kexec_file_load(2) with the initrd in a memfd
  *   lpctl verity FILE           LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS
- *   lpctl seal                  LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS
+ *   lpctl seal [FLAGS]          LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS
+ *   lpctl ioctl NUMBER          any ioctl number on the dm-verity file, no
+ *                               argument (0x4c01 is LOOP_CLR_FD)
  *   lpctl read PATH             print PATH (securityfs/status files)
  *   lpctl nocap-write PATH VAL  drop every capability, stay uid 0, write VAL
  *   lpctl cros-feed open|fopen LIST
@@ -42,7 +44,7 @@
 #endif
 
 #ifndef LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS
-#define LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS _IO('L', 0x01)
+#define LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS _IOW('L', 0x01, unsigned int)
 #endif
 
 static int do_finit(const char *path, const char *params)
@@ -150,34 +152,38 @@ static int do_kexec(const char *kernel, const char *initrd, int memfd_initrd)
 	return e;
 }
 
-static int do_verity(const char *path)
+
+/* One ioctl on LoadPin's dm-verity file. */
+static int verity_ioctl(unsigned long cmd, void *arg)
 {
-	unsigned int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int sfs, e = 0;
 
-	if ((int)fd < 0)
-		return errno;
 	sfs = open("/sys/kernel/security/loadpin/dm-verity", O_RDONLY | O_CLOEXEC);
 	if (sfs < 0)
 		return errno;
-	if (ioctl(sfs, LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS, &fd))
+	if (ioctl(sfs, cmd, arg))
 		e = errno;
 	close(sfs);
+	return e;
+}
+
+static int do_verity(const char *path)
+{
+	unsigned int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int e;
+
+	if ((int)fd < 0)
+		return errno;
+	e = verity_ioctl(LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS, &fd);
 	close(fd);
 	return e;
 }
 
-static int do_seal(void)
+static int do_seal(const char *flags)
 {
-	int sfs, e = 0;
+	unsigned int f = flags ? strtoul(flags, NULL, 0) : 0;
 
-	sfs = open("/sys/kernel/security/loadpin/dm-verity", O_RDONLY | O_CLOEXEC);
-	if (sfs < 0)
-		return errno;
-	if (ioctl(sfs, LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS))
-		e = errno;
-	close(sfs);
-	return e;
+	return verity_ioctl(LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS, &f);
 }
 
 static int do_read(const char *path)
@@ -250,7 +256,7 @@ int main(int argc, char **argv)
 	const char *b = argc > 3 ? argv[3] : NULL;
 
 	if (!strcmp(cmd, "seal"))
-		return done(do_seal());
+		return done(do_seal(a));
 	if (!a) {
 		fprintf(stderr, "usage: lpctl finit|init|rmmod|fw|kexec|kexec-memfd|verity|seal|read|nocap-write ARG...\n");
 		return 2;
@@ -269,6 +275,8 @@ int main(int argc, char **argv)
 		return done(do_kexec(a, NULL, 1));
 	if (!strcmp(cmd, "verity"))
 		return done(do_verity(a));
+	if (!strcmp(cmd, "ioctl"))
+		return done(verity_ioctl(strtoul(a, NULL, 0), NULL));
 	if (!strcmp(cmd, "cros-feed") && b)
 		return done(do_cros_feed(a, b));
 	if (!strcmp(cmd, "nocap-write") && b)
