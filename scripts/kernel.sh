@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # kernel.sh NAME: build one of the named kernel configurations.
 #   main      the series' LoadPin with everything the tests need
-#   debug     main plus KASAN, lockdep, DEBUG_ATOMIC_SLEEP, UBSAN, kmemleak
+#   debug     main plus KASAN, lockdep, DEBUG_ATOMIC_SLEEP, UBSAN, kmemleak,
+#             fault injection (failslab, fail_page_alloc, fail-nth)
 #   kcsan     main plus KCSAN (strict) and lockdep, for the race scenarios
 #   upstream  the unpatched tree with its own LoadPin (make compare, bench)
 set -euo pipefail
