@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Install what the build and the tests need (Debian 12, as root). Fast and
-# silent when everything is there already.
+# silent when everything is there already. Every command a target runs must
+# come from here or from a minbase root: scripts/cleanroot.sh proves it.
 set -euo pipefail
 pkgs=(linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
       cpio xz-utils gzip kmod git perl python3 ccache e2fsprogs squashfs-tools
       cryptsetup-bin qemu-system-x86 busybox-static sparse coccinelle
-      binutils python3-ply python3-git fdisk
-      ocaml-nox)	# coccicheck runs semantic patches with OCaml scripts
+      binutils python3-ply python3-git fdisk rsync
+      ocaml-nox	# coccicheck runs semantic patches with OCaml scripts
+      mmdebstrap)	# scripts/cleanroot.sh: the clean Debian 12 root
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
