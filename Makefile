@@ -5,7 +5,7 @@
 S := scripts
 
 .PHONY: all deps tree kernel guest check check-main demo refresh lint help \
-	matrix compare bench
+	matrix compare bench cleanroot
 all: check
 
 help:
@@ -18,6 +18,7 @@ help:
 	@echo "make compare  the scenarios on upstream LoadPin and on the series, as a table"
 	@echo "make bench    the cost of pinning: no LoadPin, upstream, the series"
 	@echo "make kernel   build the patched kernel (last line: bzImage path)"
+	@echo "make cleanroot  deps.sh and make demo in a clean Debian 12 root"
 	@echo "make refresh  export the commits of the kernel tree into patches/"
 
 deps:
@@ -35,10 +36,10 @@ guest: kernel
 check:
 	@$(S)/check.sh
 
-# The same without the debug and race kernels or the matrix: quicker while
-# developing.
+# The same without the debug and race kernels, the matrix or the clean
+# root: quicker while developing.
 check-main:
-	@LOADPIN_DEBUG=0 LOADPIN_KCSAN=0 LOADPIN_MATRIX=0 $(S)/check.sh
+	@LOADPIN_DEBUG=0 LOADPIN_KCSAN=0 LOADPIN_MATRIX=0 LOADPIN_CLEANROOT=0 $(S)/check.sh
 
 matrix: tree
 	@$(S)/matrix.sh
@@ -51,6 +52,11 @@ bench: tree
 
 demo:
 	@$(S)/demo.sh
+
+# deps.sh and make demo in a minimal Debian 12 root (skipped when the same
+# inputs passed before; scripts/cleanroot.sh --force reruns it).
+cleanroot:
+	@$(S)/cleanroot.sh
 
 refresh:
 	@$(S)/refresh.sh
