@@ -999,7 +999,8 @@ int main(int argc, char **argv)
 	loads = allow_fd >= 0 || deny_fd >= 0;
 	note("%d fds in the pool%s%s", npool, final ? "; the interface is final already" : "",
 	     loads ? "; loads too" : "");
-	r0 = final ? -1 : (long)rnd(rounds / 2 + 1);
+	/* Some rounds before it, so that those checks are made. */
+	r0 = final ? -1 : rounds / 10 + (long)rnd(rounds * 2 / 5 + 1);
 
 	if (faults) {
 		mlockall(MCL_CURRENT | MCL_FUTURE);
