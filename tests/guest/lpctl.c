@@ -39,13 +39,6 @@
 #include "lpio.h"
 #include "lpresult.h"
 
-#ifndef LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS
-#define LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS _IOW('L', 0x00, unsigned int)
-#endif
-
-#ifndef LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS
-#define LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS _IOW('L', 0x01, unsigned int)
-#endif
 
 static int do_finit(const char *path, const char *params)
 {

@@ -9,6 +9,16 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/loadpin.h>
+
+/* The series' numbers, for kernels whose header lacks them (upstream). */
+#ifndef LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS
+#define LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS _IOW('L', 0x00, unsigned int)
+#endif
+#ifndef LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS
+#define LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS _IOW('L', 0x01, unsigned int)
+#endif
 
 /* test_firmware's trigger, and the firmware loader's search path. */
 #define FW_SYSFS "/sys/devices/virtual/misc/test_firmware/trigger_request"
