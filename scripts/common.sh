@@ -19,6 +19,12 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=loadpin
 export KBUILD_BUILD_HOST=qemu
+# No configuration here uses Rust, but a rustc on PATH still lands in the
+# configuration (CONFIG_RUSTC_VERSION, in autoconf.h) and so in every
+# object's ccache key: a machine with rustc and one without (the clean
+# root) would miss each other's cache. Every kernel make sees a rustc that
+# does not exist (a variable in MAKEFLAGS counts as a command-line one).
+export MAKEFLAGS="${MAKEFLAGS:+$MAKEFLAGS }RUSTC=loadpin-no-rustc"
 
 IDENT_NAME="LoadPin Project"
 IDENT_EMAIL="loadpin-dev@example.org"
