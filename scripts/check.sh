@@ -62,6 +62,10 @@ all) tally "$TOP/scripts/matrix.sh" --counts ;;
 *) tally "$TOP/scripts/matrix.sh" --counts ${LOADPIN_MATRIX:-no-loadpin} ;;
 esac
 suite --build main ${LOADPIN_SCENARIOS:-}
+# The audit scenario's records, parsed by audit's own ausearch.
+case " ${LOADPIN_SCENARIOS:-audit} " in
+*" audit "*) tally "$TOP/tests/ausearch.sh" --counts main ;;
+esac
 # The debug kernel (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, UBSAN, kmemleak) runs
 # the same scenarios with panic_on_warn=1. LOADPIN_DEBUG=0 skips it.
 if [ "${LOADPIN_DEBUG:-1}" != 0 ]; then
