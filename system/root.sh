@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The Debian 12 root the system scenarios boot, before our kernel is in
+# it: mmdebstrap from Debian's archive, cached as a tarball under
+# $CACHE/system/ keyed by the package list and this script. Prints the
+# tarball's path last.
+#
+#   system/root.sh
+#
+# No mount and no chroot here: mmdebstrap in its default mode runs the
+# maintainer scripts itself (unshare or root), and the result is a plain
+# tarball that system/image.sh unpacks per kernel.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/common.sh"
+
+MIRROR=${LOADPIN_MIRROR:-http://deb.debian.org}
+sources=("deb $MIRROR/debian bookworm main"
+	 "deb $MIRROR/debian bookworm-updates main"
+	 "deb $MIRROR/debian-security bookworm-security main")
+# What the issue asks for (systemd, udev, kmod, initramfs-tools, the audit
+# daemon, kexec-tools, cryptsetup-bin for veritysetup) and what the
+# checks and Debian's initramfs need: zstd (initramfs-tools' default
+# compression), e2fsprogs (fsck of /var), procps, xz-utils (to make an
+# xz module in the guest), busybox for the initramfs' shell tools.
+pkgs=(systemd systemd-sysv udev kmod initramfs-tools auditd kexec-tools
+      cryptsetup-bin e2fsprogs zstd procps xz-utils busybox util-linux)
+
+dir=$CACHE/system
+mkdir -p "$dir"
+key=$( { printf '%s\n' "${pkgs[@]}" "${sources[@]}"; cat "$0"; } | sha256sum | cut -c1-16)
+tarball=$dir/bookworm-root-$key.tar
+if [ ! -f "$tarball" ]; then
+	command -v mmdebstrap >/dev/null || die "mmdebstrap missing (scripts/deps.sh installs it)"
+	log "mmdebstrap bookworm (${pkgs[*]})"
+	rm -f "$dir"/bookworm-root-*.tar "$dir"/*.tar.tmp
+	t=$(date +%s)
+	# debconf's defaults: kexec-tools does not take over reboots.
+	mmdebstrap --variant=minbase --format=tar \
+		--include="$(IFS=,; echo "${pkgs[*]}")" \
+		--customize-hook='echo loadpin-debian > "$1/etc/hostname"' \
+		bookworm "$tarball.tmp" "${sources[@]}" > "$dir/mmdebstrap.log" 2>&1 ||
+		{ tail -20 "$dir/mmdebstrap.log" >&2; die "mmdebstrap failed, log: $dir/mmdebstrap.log"; }
+	mv "$tarball.tmp" "$tarball"
+	log "root built in $(( $(date +%s) - t ))s: $(du -h "$tarball" | cut -f1)"
+fi
+echo "$tarball"
