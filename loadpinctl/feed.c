@@ -6,7 +6,8 @@
  * The interface takes one list per boot, good or bad: a list the kernel
  * refuses closes it for good. So feed checks LIST with the kernel's
  * grammar first and does not hand the kernel a list it would refuse
- * (--force does, to see the kernel's own answer). Every errno
+ * (--force does, to see the kernel's own answer). --if-present makes a
+ * missing LIST no error, for the boot units. Every errno
  * securityfs.c returns is explained in the words of its cause.
  */
 #include <errno.h>
@@ -128,7 +129,7 @@ static void explain(int e, const char *list, const struct lp_status *st,
 int cmd_feed(int argc, char **argv)
 {
 	struct lp_status st;
-	bool force = false, final_before;
+	bool force = false, if_present = false, final_before;
 	const char *list = NULL;
 	struct stat ls;
 	int i, ctl, ret;
@@ -138,6 +139,8 @@ int cmd_feed(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--force"))
 			force = true;
+		else if (!strcmp(argv[i], "--if-present"))
+			if_present = true;
 		else if (!list && argv[i][0] != '-')
 			list = argv[i];
 		else {
@@ -148,6 +151,11 @@ int cmd_feed(int argc, char **argv)
 	if (!list) {
 		lp_err("feed: no LIST given");
 		return EX_USAGE;
+	}
+	/* For boot scripts: no list is no error, the seal comes next. */
+	if (if_present && access(list, F_OK) && errno == ENOENT) {
+		printf("%s: not present, nothing fed\n", list);
+		return EX_OK;
 	}
 	if (!force) {
 		ret = lp_verify_file(list, &n, true);

@@ -14,7 +14,7 @@ static void usage(FILE *f)
 		"       loadpinctl check [--type TYPE] [--digests LIST] FILE...\n"
 		"       loadpinctl digests make [-o LIST] [ROOTHASH|LINE|@FILE...]\n"
 		"       loadpinctl digests verify LIST...\n"
-		"       loadpinctl feed [--force] LIST\n"
+		"       loadpinctl feed [--force] [--if-present] LIST\n"
 		"       loadpinctl seal\n"
 		"       loadpinctl log [--input FILE] [--audit FILE] [--all]\n"
 		"exit: 0 ok, 1 denied, 2 usage, 3 no securityfs, 4 no LoadPin,\n"

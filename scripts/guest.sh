@@ -54,6 +54,11 @@ for t in "$TOP"/tests/guest/*.c; do
 	$CC "${cflags[@]}" -o "$dst/bin/$(basename "$t" .c)" "$t" -lpthread ||
 		die "$t failed to build"
 done
+# loadpinctl (loadpinctl/), the operator's tool, built like the programs
+# above; its systemd unit and initramfs-tools scripts go along for the
+# ctl-* scenarios to run by hand.
+$CC "${cflags[@]}" -D_GNU_SOURCE -o "$dst/bin/loadpinctl" "$TOP"/loadpinctl/*.c ||
+	die "loadpinctl failed to build"
 for t in "$testsrc"/tools/testing/selftests/loadpin/*_test.c \
 	 "$testsrc"/tools/testing/selftests/lsm/lsm_*_test.c; do
 	[ -f "$t" ] || continue
@@ -71,6 +76,8 @@ mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mnt,tests/scenarios,payload}
 cp /bin/busybox "$root/bin/busybox"
 install -m 0755 "$TOP/tests/guest/init" "$root/init"
 cp "$TOP/tests/guest/lib.sh" "$root/tests/lib.sh"
+mkdir -p "$root/usr/share/loadpinctl"
+cp -r "$TOP/loadpinctl/systemd" "$TOP/loadpinctl/initramfs-tools" "$root/usr/share/loadpinctl/"
 cp "$TOP/bench/guest.sh" "$root/tests/bench.sh"
 cp "$dst"/bin/* "$root/bin/"
 python3 "$TOP/tests/run.py" --extract-guest "$root/tests/scenarios"
