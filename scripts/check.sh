@@ -61,6 +61,11 @@ case "${LOADPIN_MATRIX:-no-loadpin}" in
 all) tally "$TOP/scripts/matrix.sh" --counts ;;
 *) tally "$TOP/scripts/matrix.sh" --counts ${LOADPIN_MATRIX:-no-loadpin} ;;
 esac
+# loadpinctl's host tests: its parsers (on the kernel's digest-list
+# cases), exit statuses against fake trees, a bounded fuzz under ASan.
+step "loadpinctl and its tests build" quiet make -s -C "$TOP/loadpinctl" SRC="$SRC" \
+	loadpinctl tests/unit tests/fuzz &&
+	tally "$TOP/loadpinctl/tests/run.sh" --counts
 suite --build main ${LOADPIN_SCENARIOS:-}
 # The audit scenario's records, parsed by audit's own ausearch.
 case " ${LOADPIN_SCENARIOS:-audit} " in
