@@ -37,6 +37,26 @@ for r in $(seq 1 "$rounds"); do
 	done
 done
 
+# dm-verity lookups with 1, 100 and 4000 trusted digests (the list is set
+# once per boot: one boot per size). No LoadPin, no trusted verity device:
+# only upstream and the series.
+for r in $(seq 1 "$rounds"); do
+	for n in 1 100 4000; do
+		for cfg in upstream:upstream series:main; do
+			IFS=: read -r name build <<< "$cfg"
+			scn=bench-verity-$n
+			log "round $r/$rounds: $name, $n digest(s)"
+			if ! python3 "$TOP/tests/run.py" --bench --jobs 1 --build "$build" "$scn" \
+				> "$res/$name.verity-$n.$r.tap"; then
+				cat "$res/$name.verity-$n.$r.tap" >&2
+				ok=0
+			fi
+			sed -n 's/^# bench: //p' "$OUT/logs/$build/$scn/results.log" \
+				> "$res/$name.verity-$n.$r.txt"
+		done
+	done
+done
+
 # Static footprint: the objects each LoadPin is made of (not the KUnit
 # tests), and the dm-verity glue both have.
 footprint() {	# footprint BUILD OBJECTS...
@@ -121,6 +141,52 @@ for key, what in (("fw_per_sec", "firmware loads/s"), ("module_per_sec", "module
     a, b, c = med("none", key), med("upstream", key), med("series", key)
     if None not in (a, b, c):
         print(f"{what}: upstream {b / a:.3f} and the series {c / a:.3f} of no LoadPin")
+
+# dm-verity lookups: ns per call from a trusted device (the trusted digest
+# last in the list) and per denial from an untrusted one.
+vvals = {}
+for n in ("upstream", "series"):
+    for d in (1, 100, 4000):
+        for r in range(1, rounds + 1):
+            try:
+                with open(os.path.join(res, f"{n}.verity-{d}.{r}.txt")) as f:
+                    for line in f:
+                        k, _, v = line.strip().partition(" ")
+                        try:
+                            vvals.setdefault((n, d, k), []).append(float(v))
+                        except ValueError:
+                            pass
+            except OSError:
+                pass
+
+
+def vmed(n, d, k):
+    v = vvals.get((n, d, k))
+    return statistics.median(v) if v else None
+
+
+print()
+print("dm-verity lookups, ns per call, by digests in the trusted list "
+      "(- : the list was refused)")
+print(f"{'':{w}}" + "".join(f"{h:>12}" for h in
+      ("up 1", "up 100", "up 4000", "ours 1", "ours 100", "ours 4000")))
+for label, key in (("trusted verity device: allowed", "verity_allow_ns"),
+                   ("untrusted verity device: denied", "verity_deny_ns")):
+    cells = []
+    for n in ("upstream", "series"):
+        for d in (1, 100, 4000):
+            refused = vmed(n, d, "list_refused")
+            cells.append("-" if refused else fmt(vmed(n, d, key)))
+    print(f"{label:{w}}" + "".join(f"{c:>12}" for c in cells))
+a, c = vmed("series", 1, "verity_allow_ns"), vmed("series", 4000, "verity_allow_ns")
+if a and c:
+    print(f"the series: a trusted load with 4000 digests costs {c / a:.2f} of one with 1")
+a, c = vmed("series", 1, "verity_deny_ns"), vmed("series", 4000, "verity_deny_ns")
+if a and c:
+    print(f"the series: an untrusted load with 4000 digests costs {c / a:.2f} of one with 1")
+a, c = vmed("upstream", 1, "verity_allow_ns"), vmed("series", 1, "verity_allow_ns")
+if a and c:
+    print(f"with 1 digest, a trusted load costs the series {c / a:.2f} of upstream's")
 lsm = {n: vals[n].get("lsm", ["?"])[0] for n in names}
 print()
 for n in names:

@@ -69,6 +69,20 @@ for t in "$testsrc"/tools/testing/selftests/loadpin/*_test.c \
 		die "selftest $b failed to build"
 done
 
+# The LoadPin kselftests built and installed the kselftest way, their test
+# modules with them, for run_kselftest.sh in the guest (busybox has no make).
+# Their modules build in the source tree (like livepatch's): one guest build
+# at a time, as check.sh, compare.sh and bench.sh run them.
+rm -rf "$dst/kselftest"
+if [ -f "$testsrc/tools/testing/selftests/loadpin/test_modules/Makefile" ] &&
+   grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
+	make -s -C "$testsrc/tools/testing/selftests" O="$dst/kselftest-build" \
+		TARGETS=loadpin KDIR="$obj" CC="$CC" USERLDFLAGS=-static \
+		KHDR_INCLUDES="-isystem $dst/hdr/include" \
+		KSFT_INSTALL_PATH="$dst/kselftest" install >/dev/null ||
+		die "the LoadPin kselftests failed to build"
+fi
+
 # The initramfs.
 root=$dst/initramfs
 rm -rf "$root"
@@ -79,7 +93,9 @@ cp "$TOP/tests/guest/lib.sh" "$root/tests/lib.sh"
 mkdir -p "$root/usr/share/loadpinctl"
 cp -r "$TOP/loadpinctl/systemd" "$TOP/loadpinctl/initramfs-tools" "$root/usr/share/loadpinctl/"
 cp "$TOP/bench/guest.sh" "$root/tests/bench.sh"
+cp "$TOP/bench/verity.sh" "$root/tests/bench-verity.sh"
 cp "$dst"/bin/* "$root/bin/"
+[ -d "$dst/kselftest" ] && cp -a "$dst/kselftest" "$root/kselftest"
 python3 "$TOP/tests/run.py" --extract-guest "$root/tests/scenarios"
 "$TOP/scripts/payload.sh" "$dst" "$root/payload"
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |

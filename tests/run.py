@@ -28,6 +28,7 @@ VERITY_IMAGES (vgood, vbad). Attach both read-only. The trusted payload
 
   digests            the digest list, trusting vgood's root hash only
   digests-malformed  the same with an odd-length digest
+  digests-N          N digests ending with vgood's (N in 1, 100, 4000)
   VNAME.table        the dm table line of VNAME, with the placeholders DATA
                      and HASH for the data and hash devices, e.g.
                      sed 's|DATA|/dev/vdb|; s|HASH|/dev/vdc|' vgood.table
@@ -57,6 +58,7 @@ listed in the log directory's kcsan-foreign.txt but not failed.
 import argparse
 import concurrent.futures
 import fnmatch
+import hashlib
 import os
 import re
 import shutil
@@ -157,6 +159,8 @@ IMAGE_LOCK = threading.Lock()
 # dm-verity disk pairs; the trusted payload lists the first one's digest.
 VERITY_IMAGES = ("vgood", "vbad")
 VERITY_TRUSTED = ("vgood",)
+# The sizes of the digest lists make bench feeds (bench/verity.sh).
+BENCH_DIGEST_COUNTS = (1, 100, 4000)
 VERITY_DATA_SIZE = "16M"
 
 
@@ -354,6 +358,13 @@ def _add_verity_files(tree, tables):
         f.write(header + "".join(r + "\n" for r in roots))
     with open(os.path.join(vdir, "digests-malformed"), "w") as f:
         f.write(header + roots[0][:-1] + "\n")
+    # For make bench: lists of N digests whose last is vgood's, the
+    # others made up (sha256 of their index), up to 4000: about the most
+    # a 256 KiB list holds.
+    for n in BENCH_DIGEST_COUNTS:
+        fake = [hashlib.sha256(str(i).encode()).hexdigest() for i in range(n - 1)]
+        with open(os.path.join(vdir, f"digests-{n}"), "w") as f:
+            f.write(header + "".join(d + "\n" for d in fake + roots[:1]))
 
 
 def _build_image(build, image):
