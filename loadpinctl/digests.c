@@ -99,9 +99,8 @@ static int digests_make(int argc, char **argv)
 		out = argv[i + 1];
 		i += 2;
 	}
-	if (i >= argc) {
+	if (i >= argc)
 		source_stream(&l, stdin, "stdin");
-	}
 	for (; i < argc; i++) {
 		if (argv[i][0] == '@') {
 			FILE *f = fopen(argv[i] + 1, "r");

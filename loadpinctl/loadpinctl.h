@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Exit statuses: documented in loadpinctl.8, tested in tests/exit.sh. */
 enum {
 	EX_OK = 0,		/* done; check: every FILE allowed or would pin */

@@ -26,7 +26,7 @@ static const char *const op_order[] = {
 	"pinned", "denied", "pin-refused", "old-api-denied", "pinning-ignored",
 	"old-api-pinning-ignored", "pinning-excluded", "initramfs-allowed",
 };
-#define NOPS (sizeof(op_order) / sizeof(op_order[0]))
+#define NOPS ARRAY_SIZE(op_order)
 
 static bool show_all;
 

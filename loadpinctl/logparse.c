@@ -154,8 +154,11 @@ int lp_log_line(const char *line, struct lp_event *ev)
 	}
 	sp = strchr(t, ' ');
 	o = sp ? sp + 1 : NULL;
-	if (sp && known_type(t, sp - t) && (sp = strchr(o, ' ')) &&
-	    known(ops, o, sp - o) && !strncmp(sp + 1, "obj=", 4)) {
+	if (sp && known_type(t, sp - t))
+		sp = strchr(o, ' ');
+	else
+		sp = NULL;
+	if (sp && known(ops, o, sp - o) && !strncmp(sp + 1, "obj=", 4)) {
 		ev->kind = LP_EV_DECISION;
 		snprintf(ev->type, sizeof(ev->type), "%.*s", (int)(o - 1 - t), t);
 		snprintf(ev->op, sizeof(ev->op), "%.*s", (int)(sp - o), o);

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return EX_OK;
 	}
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
 	lp_err("unknown command '%s'", argv[1]);

@@ -162,7 +162,7 @@ static void print_pin(const struct lp_pin *p, int i, int n)
 	describe_dev(p->dev, name, sizeof(name), &ro);
 	if (p->devname[0])
 		snprintf(name, sizeof(name), "%s", p->devname);
-	printf("pinned%s:      ", n > 1 ? "" : "");
+	printf("pinned:      ");
 	if (n > 1)
 		printf("[%d] ", i);
 	if (!strcmp(p->state, "gone")) {
@@ -187,12 +187,15 @@ static void print_human(const struct lp_status *st)
 	bool maybe, any = false;
 	int i;
 
-	printf("enforcing:   %s\n", st->enforce ? "yes" : "no (loads that would be denied are allowed and reported)");
+	printf("enforcing:   %s\n", st->enforce ? "yes" :
+	       "no (loads that would be denied are allowed and reported)");
 	printf("switch off:  %s\n", switch_off(st, &maybe));
 	if (!strcmp(st->state, "unpinned"))
-		printf("pinned:      nothing yet: the next load that may pin pins its filesystem\n");
+		printf("pinned:      nothing yet: the next load that may pin "
+		       "pins its filesystem\n");
 	else if (!strcmp(st->state, "gone") && !st->multi)
-		printf("pinned:      gone: the pinned filesystem was unmounted while enforcing; every load is denied until reboot\n");
+		printf("pinned:      gone: the pinned filesystem was unmounted "
+		       "while enforcing; every load is denied until reboot\n");
 	for (i = 0; i < st->npins && (st->multi || strcmp(st->state, "gone")); i++)
 		print_pin(&st->pin[i], i, st->npins);
 	printf("root:        %s", !strcmp(st->root, "any") ?

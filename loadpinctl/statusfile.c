@@ -288,7 +288,7 @@ int lp_status_parse(const char *buf, size_t len, struct lp_status *st,
 				   "unexpected value for %s: '%s'", kv->key,
 				   kv->value);
 	}
-	for (i = 0; i < (int)(sizeof(required) / sizeof(required[0])); i++) {
+	for (i = 0; i < (int)ARRAY_SIZE(required); i++) {
 		for (j = 0; j < st->nkv; j++)
 			if (!strcmp(st->kv[j].key, required[i]))
 				break;

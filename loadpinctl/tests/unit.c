@@ -145,7 +145,7 @@ struct vcase {
 static const struct vcase vcases[] = {
 #include "verity_cases.h"
 };
-#define NVCASES (sizeof(vcases) / sizeof(vcases[0]))
+#define NVCASES ARRAY_SIZE(vcases)
 #endif
 
 static void test_verity_cases(void)
@@ -270,7 +270,7 @@ static void test_sources(void)
 	size_t i;
 	int r;
 
-	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		r = lp_source_line(c[i].line, hex, sizeof(hex), &warn, err, sizeof(err));
 		ok(r == c[i].ret && (r != 1 || !strcmp(hex, c[i].hex)) &&
 		   warn == c[i].warn, "source line %zu: '%.40s' -> %d%s", i,
