@@ -9,7 +9,8 @@ pkgs=(linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
       cryptsetup-bin qemu-system-x86 busybox-static sparse coccinelle
       binutils python3-ply python3-git fdisk rsync
       ocaml-nox	# coccicheck runs semantic patches with OCaml scripts
-      mmdebstrap)	# scripts/cleanroot.sh: the clean Debian 12 root
+      mmdebstrap	# scripts/cleanroot.sh, system/root.sh: Debian 12 roots
+      debhelper)	# make deb: the kernel's bindeb-pkg rules run dh_* tools
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
