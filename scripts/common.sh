@@ -25,6 +25,11 @@ export KBUILD_BUILD_HOST=qemu
 # root) would miss each other's cache. Every kernel make sees a rustc that
 # does not exist (a variable in MAKEFLAGS counts as a command-line one).
 export MAKEFLAGS="${MAKEFLAGS:+$MAKEFLAGS }RUSTC=loadpin-no-rustc"
+# ccache hashes the locale variables too (compiler messages depend on
+# them): without this, the clean root's bare environment and a login
+# shell's LANG missed each other's cache on every object.
+export LANG=C.UTF-8
+unset LC_ALL LC_CTYPE LC_MESSAGES
 
 IDENT_NAME="LoadPin Project"
 IDENT_EMAIL="loadpin-dev@example.org"
