@@ -358,55 +358,122 @@ static void file_desc(const struct fileinfo *fi, char *buf, size_t len)
 			 fi->maj, fi->min);
 }
 
-/* Does loadpin.root= name this device? Sets unsure when we cannot tell. */
-static bool on_root_device(const struct lp_status *st, const struct fileinfo *fi)
+/* Entry @i of loadpin.root= (a comma-separated list), or "" */
+static void root_spec(const struct lp_status *st, int i, char *out, size_t len)
 {
-	char want[32], *u, p[80];
-	int i;
+	const char *p = st->root;
+	size_t l;
 
-	if (!fi->bdev)
-		return false;
-	snprintf(want, sizeof(want), "%u:%u", fi->maj, fi->min);
-	if (st->nroot_dev) {
-		for (i = 0; i < st->nroot_dev; i++)
-			if (!strcmp(st->root_dev[i], want))
-				return true;
-		return false;
+	for (; i > 0 && p; i--) {
+		p = strchr(p, ',');
+		if (p)
+			p++;
 	}
-	/* Not resolved yet: the first load from the one candidate resolves it. */
+	if (!p) {
+		out[0] = '\0';
+		return;
+	}
+	l = strcspn(p, ",");
+	snprintf(out, len, "%.*s", (int)l, p);
+}
+
+/* Whether an unresolved entry may resolve to this device at this load. */
+static bool root_candidate(const char *spec, const struct fileinfo *fi)
+{
+	char p[80], *u, *v;
+	bool m;
+
+	/* Names, labels and UUIDs only match devices on a bus. */
 	if (lp_dev_stacked(fi->maj, fi->min) == 1)
 		return false;
-	if (!strncmp(st->root, "/dev/", 5))
-		return !strcmp(st->root + 5, fi->name);
-	if (!strncmp(st->root, "PARTLABEL=", 10)) {
-		snprintf(p, sizeof(p), "/sys/dev/block/%s/uevent", want);
+	if (!strncmp(spec, "/dev/", 5))
+		return !strcmp(spec + 5, fi->name);
+	if (!strncmp(spec, "PARTLABEL=", 10)) {
+		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/uevent", fi->maj,
+			 fi->min);
 		u = lp_read_file(lp_path(p), 65536, NULL);
 		if (u) {
-			char *v = strstr(u, "PARTNAME=");
-			bool m = v && !strncmp(v + 9, st->root + 10,
-					       strlen(st->root + 10)) &&
-				 (v[9 + strlen(st->root + 10)] == '\n' ||
-				  !v[9 + strlen(st->root + 10)]);
-
+			v = strstr(u, "PARTNAME=");
+			if (v)
+				v[9 + strcspn(v + 9, "\n")] = '\0';
+			m = v && !strcmp(v + 9, spec + 10);
 			free(u);
 			if (!m)
 				return false;
 		}
 	}
+	/* PARTUUID= (or a label not shown): sysfs does not tell. */
 	snprintf(unsure, sizeof(unsure),
-		 "loadpin.root=%s is not resolved yet: whether %s resolves it depends "
-		 "on the other devices matching it", st->root, fi->name);
-	return false;
+		 "loadpin.root=%s is not resolved yet: whether %s resolves it "
+		 "depends on the devices matching it", spec, fi->name);
+	return true;
+}
+
+/*
+ * hooks.c, root_entry_of(): the loadpin.root= entry naming the file's
+ * device, resolving unresolved entries on the way, or -1.
+ */
+static int root_entry_of(const struct lp_status *st, const struct fileinfo *fi)
+{
+	char want[32], spec[128];
+	int i;
+
+	if (!fi->bdev || !strcmp(st->root, "invalid"))
+		return -1;
+	snprintf(want, sizeof(want), "%u:%u", fi->maj, fi->min);
+	for (i = 0; i < st->nroot_dev; i++) {
+		if (!strcmp(st->root_dev[i], want))
+			return i;
+		if (!strcmp(st->root_dev[i], "-")) {
+			root_spec(st, i, spec, sizeof(spec));
+			if (spec[0] && root_candidate(spec, fi))
+				return i;
+		}
+	}
+	return -1;
+}
+
+/* root_dev as the status file has it, "-" for none. */
+static const char *root_devs(const struct lp_status *st, char *buf, size_t len)
+{
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < st->nroot_dev; i++)
+		n += snprintf(buf + n, n < len ? len - n : 0, "%s%s",
+			      i ? "," : "", st->root_dev[i]);
+	return buf[0] ? buf : "-";
+}
+
+/* The pinned filesystems, for a reason: "ext4 on vda (254:0)". */
+static void pins_desc(const struct lp_status *st, char *buf, size_t len)
+{
+	char one[128];
+	size_t n = 0;
+	int i, k = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < st->npins; i++) {
+		if (strcmp(st->pin[i].state, "pinned"))
+			continue;
+		pin_desc(&st->pin[i], one, sizeof(one));
+		n += snprintf(buf + n, n < len ? len - n : 0, "%s%s",
+			      k++ ? " and " : "", one);
+	}
+	if (!k)
+		snprintf(buf, len, "nothing");
 }
 
 static int check_one(const struct lp_status *st, const char *path, int type)
 {
 	struct facts f = { 0 };
 	struct fileinfo fi = { 0 };
-	char fdesc[256], pdesc[256], note[512] = "";
+	char fdesc[256], pdesc[512], note[512] = "", want[32], first[80];
+	const char *state;
 	struct stat s;
 	enum verdict v;
-	int i;
+	int i, entry;
 
 	why[0] = unsure[0] = '\0';
 	if (stat(path, &s)) {
@@ -434,29 +501,43 @@ static int check_one(const struct lp_status *st, const char *path, int type)
 	f.require_ro = st->require_ro == 1;
 	f.initramfs = st->initramfs;
 	f.root_configured = strcmp(st->root, "any");
-	f.state = !strcmp(st->state, "pinned") ? S_PINNED :
-		  !strcmp(st->state, "gone") ? S_GONE : S_UNPINNED;
-	pin_desc(&st->pin[0], pdesc, sizeof(pdesc));
+	pins_desc(st, pdesc, sizeof(pdesc));
+
+	/* hooks.c, pin_of(): is the file on a pinned filesystem? */
+	snprintf(want, sizeof(want), "%u:%u", fi.maj, fi.min);
+	for (i = 0; i < st->npins; i++) {
+		const struct lp_pin *p = &st->pin[i];
+
+		if (strcmp(p->state, "pinned"))
+			continue;
+		if (!strcmp(p->dev, want)) {
+			f.on_pinned_fs = true;
+			pin_desc(p, pdesc, sizeof(pdesc));
+		} else if (!strcmp(p->dev, "none") && !fi.bdev &&
+			   !strcmp(p->fstype, fi.fstype)) {
+			snprintf(unsure, sizeof(unsure),
+				 "the pin is a %s without a block device: its superblock "
+				 "cannot be told from this %s's", p->fstype, fi.fstype);
+		}
+	}
+	/*
+	 * A load is judged against the pin it could take: its
+	 * loadpin.root= entry's, or the only one without loadpin.root=; a
+	 * load that can take none against all of them (the state key).
+	 */
+	entry = -1;
+	state = st->state;
+	if (f.on_pinned_fs)
+		state = "pinned";
+	else if (f.root_configured && (entry = root_entry_of(st, &fi)) >= 0) {
+		f.on_root_device = true;
+		if (entry < st->npins && st->multi)
+			state = st->pin[entry].state;
+	}
+	f.state = !strcmp(state, "pinned") ? S_PINNED :
+		  !strcmp(state, "gone") ? S_GONE : S_UNPINNED;
 
 	if (f.state == S_PINNED) {
-		char want[32];
-
-		snprintf(want, sizeof(want), "%u:%u", fi.maj, fi.min);
-		for (i = 0; i < st->npins; i++) {
-			const struct lp_pin *p = &st->pin[i];
-
-			if (strcmp(p->state, "pinned"))
-				continue;
-			if (!strcmp(p->dev, want)) {
-				f.on_pinned_fs = true;
-				pin_desc(p, pdesc, sizeof(pdesc));
-			} else if (!strcmp(p->dev, "none") && !fi.bdev &&
-				   !strcmp(p->fstype, fi.fstype)) {
-				snprintf(unsure, sizeof(unsure),
-					 "the pin is a %s without a block device: its superblock "
-					 "cannot be told from this %s's", p->fstype, fi.fstype);
-			}
-		}
 		if (f.on_pinned_fs)
 			f.fs_writable = fs_writable(&fi, false);
 		else if (!f.excluded)
@@ -466,17 +547,25 @@ static int check_one(const struct lp_status *st, const char *path, int type)
 		f.on_initramfs = !strcmp(fi.fstype, "rootfs");
 		f.handoff_over = !strcmp(st->initramfs, "handoff") &&
 				 st->initramfs_trusted != 1;
-		if (f.root_configured && strcmp(st->root, "invalid"))
-			f.on_root_device = on_root_device(st, &fi);
 		if (!f.excluded && (!f.root_configured || f.on_root_device))
 			f.fs_writable = fs_writable(&fi, true);
 	}
 	v = decide(&f);
+	/* With several pins, a first load may come while others are taken. */
+	if (strcmp(st->state, "unpinned") && entry >= 0)
+		snprintf(first, sizeof(first),
+			 "the pin of loadpin.root= entry %d is not taken yet", entry);
+	else
+		snprintf(first, sizeof(first), "nothing pinned yet");
 
 	/* The reason, in the kernel's order of rules. */
 	if (f.excluded)
 		snprintf(why, sizeof(why), "%s loads are excluded (loadpin.exclude=)",
 			 lp_type_names[type]);
+	else if (f.state == S_GONE && f.on_root_device)
+		snprintf(why, sizeof(why),
+			 "the pin of %s is gone (unmounted while enforcing): loads from it are refused",
+			 fdesc);
 	else if (f.state == S_GONE)
 		snprintf(why, sizeof(why),
 			 "the pinned filesystem is gone (unmounted while enforcing): every load is refused");
@@ -499,16 +588,14 @@ static int check_one(const struct lp_status *st, const char *path, int type)
 			 "loadpin.initramfs= did not parse: loads from the initramfs are refused");
 	else if (f.root_configured && !f.on_root_device)
 		snprintf(why, sizeof(why),
-			 "nothing pinned yet and only loadpin.root=%s%s%s%s may be pinned; this is %s",
-			 st->root, st->nroot_dev ? " (" : "",
-			 st->nroot_dev ? st->root_dev[0] : "",
-			 st->nroot_dev ? ")" : "", fdesc);
+			 "nothing pinned yet and only loadpin.root=%s (%s) may be pinned; this is %s",
+			 st->root, root_devs(st, note, sizeof(note)), fdesc);
 	else if (f.require_ro && f.fs_writable)
 		snprintf(why, sizeof(why),
-			 "nothing pinned yet, but %s is writable and loadpin.require_ro=1",
-			 fdesc);
+			 "%s, but %s is writable and loadpin.require_ro=1",
+			 first, fdesc);
 	else
-		snprintf(why, sizeof(why), "nothing pinned yet and this is a %s %s",
+		snprintf(why, sizeof(why), "%s and this is a %s %s", first,
 			 f.fs_writable ? "writable" : "read-only", fdesc);
 
 	printf("%s: %s: %s", path, verdict_words[v], why);

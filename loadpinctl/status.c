@@ -40,20 +40,31 @@ static const char *switch_off(const struct lp_status *st, bool *maybe)
 	*maybe = false;
 	if (!sysctl_present())
 		return "no: the kernel has no kernel.loadpin.enforce sysctl";
+	bool pinned = false, gone = false, ro = false;
+	int i;
+
 	if (!st->enforce)
 		return "yes (not enforcing now)";
 	if (st->require_ro == 1)
 		return "no: loadpin.require_ro=1";
-	if (!strcmp(st->state, "unpinned"))
-		return "no: nothing is pinned yet";
-	if (!strcmp(st->state, "gone"))
-		return "no: the pinned filesystem is gone";
-	if (st->pin[0].writable == 1) {
-		*maybe = true;
-		return "yes, with sysctl kernel.loadpin.enforce=0, unless the pin was "
-		       "read-only when pinned and became writable since";
+	/* Off only when no pin is gone, one is there, none was read-only. */
+	for (i = 0; i < st->npins; i++) {
+		if (!strcmp(st->pin[i].state, "gone"))
+			gone = true;
+		if (!strcmp(st->pin[i].state, "pinned")) {
+			pinned = true;
+			ro |= st->pin[i].writable != 1;
+		}
 	}
-	return "no: the pinned filesystem was read-only when pinned";
+	if (gone || !strcmp(st->state, "gone"))
+		return "no: the pinned filesystem is gone";
+	if (!pinned)
+		return "no: nothing is pinned yet";
+	if (ro)
+		return "no: the pinned filesystem was read-only when pinned";
+	*maybe = true;
+	return "yes, with sysctl kernel.loadpin.enforce=0, unless a pin was "
+	       "read-only when pinned and became writable since";
 }
 
 static void json_str(const char *s)
@@ -165,6 +176,10 @@ static void print_pin(const struct lp_pin *p, int i, int n)
 	printf("pinned:      ");
 	if (n > 1)
 		printf("[%d] ", i);
+	if (!strcmp(p->state, "unpinned")) {
+		printf("not yet: the first load from its device pins it\n");
+		return;
+	}
 	if (!strcmp(p->state, "gone")) {
 		printf("%s on %s (%s), gone\n", p->fstype, name[0] ? name : "?",
 		       p->dev);
@@ -190,22 +205,22 @@ static void print_human(const struct lp_status *st)
 	printf("enforcing:   %s\n", st->enforce ? "yes" :
 	       "no (loads that would be denied are allowed and reported)");
 	printf("switch off:  %s\n", switch_off(st, &maybe));
-	if (!strcmp(st->state, "unpinned"))
+	if (!strcmp(st->state, "unpinned") && st->npins <= 1)
 		printf("pinned:      nothing yet: the next load that may pin "
 		       "pins its filesystem\n");
 	else if (!strcmp(st->state, "gone") && !st->multi)
 		printf("pinned:      gone: the pinned filesystem was unmounted "
 		       "while enforcing; every load is denied until reboot\n");
-	for (i = 0; i < st->npins && (st->multi || strcmp(st->state, "gone")); i++)
-		print_pin(&st->pin[i], i, st->npins);
+	else
+		for (i = 0; i < st->npins; i++)
+			print_pin(&st->pin[i], i, st->npins);
 	printf("root:        %s", !strcmp(st->root, "any") ?
 	       "any device may be pinned" : !strcmp(st->root, "invalid") ?
 	       "loadpin.root= did not parse: nothing can be pinned" : st->root);
 	if (strcmp(st->root, "any") && strcmp(st->root, "invalid")) {
-		if (!st->nroot_dev)
-			printf(" (not resolved yet: no single device matches)");
 		for (i = 0; i < st->nroot_dev; i++)
-			printf("%s%s", i ? ", " : " (is ", st->root_dev[i]);
+			printf("%s%s", i ? ", " : " (is ", !strcmp(st->root_dev[i], "-") ?
+			       "not resolved yet" : st->root_dev[i]);
 		if (st->nroot_dev)
 			printf(")");
 	}

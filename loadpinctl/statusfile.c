@@ -4,10 +4,13 @@
  *
  * One "key: value" per line (Documentation/admin-guide/LSM/LoadPin.rst).
  * Keys are only ever added at the end, so unknown keys are kept (for
- * --json) but otherwise ignored. With several trusted devices the file
- * ends in "pins: N" and one "pin<i>: <maj:min|none> <fstype> <ro|rw>
- * <pinned|gone> <devname>" line per pin, and root_dev may be a list; the
- * single-pin keys keep describing the first pin.
+ * --json) but otherwise ignored. Since loadpin.root= takes several
+ * devices the file ends in "pins: N" and one "pin<i>: <maj:min|none>
+ * <fstype> <ro|rw> <pinned|gone> <devname|->" line per pin ("- - -
+ * unpinned -" before its first load), and root_dev is a list with one
+ * entry ("-" while unresolved) per loadpin.root= device; the single-pin
+ * keys describe the first pinned filesystem. A file without "pins" (the
+ * first release) describes its one pin with the single-pin keys.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -87,15 +90,28 @@ static int parse_pin_line(struct lp_pin *p, const char *v)
 	n = sscanf(v, "%31s %31s %7s %15s %n", dev, fstype, rw, state, &used);
 	if (n != 4)
 		return -1;
+	if (!strcmp(state, "unpinned")) {
+		if (strcmp(dev, "-") || strcmp(fstype, "-") || strcmp(rw, "-") ||
+		    strcmp(v + used, "-"))
+			return -1;
+		strcpy(p->dev, "-");
+		strcpy(p->fstype, "-");
+		p->writable = -1;
+		strcpy(p->state, state);
+		p->devname[0] = '\0';
+		return 0;
+	}
 	if (strcmp(dev, "none") && !is_devt(dev))
 		return -1;
 	if (strcmp(rw, "ro") && strcmp(rw, "rw"))
 		return -1;
 	if (strcmp(state, "pinned") && strcmp(state, "gone"))
 		return -1;
-	/* The device name may be missing for a filesystem without one. */
+	/* "-" (or nothing) for a filesystem without a device. */
 	if (!copy(name, sizeof(name), v + used) || strchr(name, ' '))
 		return -1;
+	if (!strcmp(name, "-"))
+		name[0] = '\0';
 	strcpy(p->dev, dev);
 	strcpy(p->fstype, fstype);
 	p->writable = !strcmp(rw, "rw");
@@ -108,18 +124,19 @@ static int parse_root_dev(struct lp_status *st, const char *v)
 {
 	char buf[256], *tok, *save;
 
+	/* One entry per loadpin.root= device, "-" while unresolved. */
 	st->nroot_dev = 0;
-	if (!strcmp(v, "-"))
-		return 0;
-	if (!copy(buf, sizeof(buf), v))
+	if (!copy(buf, sizeof(buf), v) || !*v || v[strlen(v) - 1] == ',' ||
+	    *v == ',' || strstr(v, ",,"))
 		return -1;
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (!is_devt(tok) || st->nroot_dev >= LP_MAX_PINS)
+		if ((strcmp(tok, "-") && !is_devt(tok)) ||
+		    st->nroot_dev >= LP_MAX_PINS)
 			return -1;
 		strcpy(st->root_dev[st->nroot_dev++], tok);
 	}
-	return st->nroot_dev ? 0 : -1;
+	return 0;
 }
 
 static int parse_excluded(struct lp_status *st, const char *v)
@@ -216,7 +233,7 @@ static int parse_key(struct lp_status *st, const char *k, const char *v)
 	if (!strcmp(k, "root_dev"))
 		return parse_root_dev(st, v);
 	if (!strcmp(k, "pins")) {
-		if (parse_ulong(v, &u) || u > LP_MAX_PINS)
+		if (parse_ulong(v, &u) || !u || u > LP_MAX_PINS)
 			return -1;
 		st->multi = true;
 		st->npins = u;
@@ -302,7 +319,8 @@ int lp_status_parse(const char *buf, size_t len, struct lp_status *st,
 				return bad(lineno, 0, err, errlen,
 					   "pins: %d but no line pin%d", st->npins,
 					   i);
-	} else if (strcmp(st->state, "unpinned")) {
+	} else {
+		/* The first release: one pin, told by the single-pin keys. */
 		st->npins = 1;
 		strcpy(st->pin[0].state, st->state);
 	}

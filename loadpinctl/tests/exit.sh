@@ -102,11 +102,11 @@ if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["state"
 else
 	nok "status --json: valid JSON" "$(head -c 300 "$tmp/ok.json")"
 fi
-status_file "$tmp/multi" state=pinned pinned_dev=254:0 pinned_fstype=ext4 pinned_writable=0 root_dev=254:0,254:16 pins=2 \
-	pin0="254:0 ext4 ro pinned vda" pin1="254:16 squashfs ro gone vdb"
+status_file "$tmp/multi" state=pinned pinned_dev=254:0 pinned_fstype=ext4 pinned_writable=0 root=/dev/vda,/dev/vdb,/dev/vdc root_dev=254:0,254:16,- pins=3 \
+	pin0="254:0 ext4 ro pinned vda" pin1="254:16 squashfs ro gone vdb" pin2="- - - unpinned -"
 t "status of the multi-pin format: both pins" 0 "\[1\] squashfs on vdb \(254:16\), gone" -- in_root "$tmp/multi" status
 in_root "$tmp/multi" status --json > "$tmp/multi.json" 2>&1
-if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["pins"])==2 and d["pins"][1]["state"]=="gone" and d["root_dev"]==["254:0","254:16"]' "$tmp/multi.json"; then
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["pins"])==3 and d["pins"][1]["state"]=="gone" and d["pins"][2]["state"]=="unpinned" and d["root_dev"]==["254:0","254:16","-"]' "$tmp/multi.json"; then
 	ok "status --json of the multi-pin format"
 else
 	nok "status --json of the multi-pin format" "$(head -c 300 "$tmp/multi.json")"
@@ -151,10 +151,17 @@ else
 	ck "excluded type: allowed (0)" 0 "excluded" state=pinned pinned_dev=254:99 pinned_fstype=ext4 pinned_writable=0 excluded=kernel-module
 	ck "gone: denied (1)" 1 "gone" state=gone
 	ck "loadpin.root= names another device: denied (1)" 1 "only loadpin.root=/dev/vdq \(254:99\)" root=/dev/vdq root_dev=254:99
+	ck "loadpin.root= unresolved, naming this one: would pin (0)" 0 "would pin" root=/dev/fake0 root_dev=-
+	ck "loadpin.root=PARTUUID= unresolved: cannot tell (8)" 8 "not sure: loadpin.root=PARTUUID=" root=PARTUUID=1234 root_dev=-
 	ck "loadpin.root= names this one: would pin (0)" 0 "would pin" root=$devt root_dev=$devt
 	ck "loadpin.root=invalid: denied (1)" 1 "only loadpin.root=invalid" root=invalid
-	ck "multi-pin: the second pin holds it: allowed (0)" 0 "is the pinned filesystem" state=pinned pinned_dev=254:99 pinned_fstype=ext4 pinned_writable=0 pins=2 pin0="254:99 ext4 ro pinned vdq" pin1="$devt squashfs ro pinned fake0"
-	ck "multi-pin: the pin holding it is gone: denied (1)" 1 "denied" state=pinned pinned_dev=254:99 pinned_fstype=ext4 pinned_writable=0 pins=2 pin0="254:99 ext4 ro pinned vdq" pin1="$devt squashfs ro gone fake0"
+	m="state=pinned pinned_dev=254:99 pinned_fstype=ext4 pinned_writable=0 root=/dev/vdq,/dev/fake0 pins=2"
+	ck "multi-pin: the second pin holds it: allowed (0)" 0 "is the pinned filesystem" $m root_dev=254:99,$devt pin0="254:99 ext4 ro pinned vdq" pin1="$devt squashfs ro pinned fake0"
+	ck "multi-pin: its pin is gone, the other pinned: denied (1)" 1 "the pin of squashfs on fake0 .* is gone" $m root_dev=254:99,$devt pin0="254:99 ext4 ro pinned vdq" pin1="$devt squashfs ro gone fake0"
+	ck "multi-pin: its pin not taken yet, the other pinned: would pin (0)" 0 "would pin: the pin of loadpin.root= entry 1 is not taken yet and this is a read-only squashfs" $m root_dev=254:99,$devt pin0="254:99 ext4 ro pinned vdq" pin1="- - - unpinned -"
+	ck "multi-pin: an unresolved /dev/NAME entry naming it: would pin (0)" 0 "would pin" $m root_dev=254:99,- pin0="254:99 ext4 ro pinned vdq" pin1="- - - unpinned -"
+	ck "multi-pin: not a loadpin.root= device, another pinned: denied (1)" 1 "the pin is ext4 on vdq \(254:99\)" $m root=/dev/vdq,/dev/vdr root_dev=254:99,254:98 pin0="254:99 ext4 ro pinned vdq" pin1="- - - unpinned -"
+	ck "multi-pin: not a loadpin.root= device, none pinned: denied (1)" 1 "nothing pinned yet and only loadpin.root=/dev/vdq,/dev/vdr \(254:99,254:98\)" state=unpinned root=/dev/vdq,/dev/vdr root_dev=254:99,254:98 pins=2 pin0="- - - unpinned -" pin1="- - - unpinned -"
 	d=$tmp/cktwo
 	status_file "$d" state=pinned pinned_dev=$devt pinned_fstype=squashfs pinned_writable=0
 	fake_mount "$d" squashfs 1

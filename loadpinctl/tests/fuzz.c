@@ -34,9 +34,9 @@ static const char *const status_seeds[] = {
 	"enforce: 1\nstate: pinned\npinned_dev: 254:0\npinned_fstype: ext4\n"
 	"pinned_writable: 0\nroot: /dev/vda,/dev/vdb\ninitramfs: pin\n"
 	"initramfs_trusted: 0\nrequire_ro: 0\nexcluded: none\nverity_digests: 0\n"
-	"verity_final: 0\nparam_errors: 0\nroot_dev: 254:0,254:16\npins: 3\n"
+	"verity_final: 0\nparam_errors: 0\nroot_dev: 254:0,254:16,-\npins: 3\n"
 	"pin0: 254:0 ext4 ro pinned vda\npin1: 254:16 squashfs ro gone vdb\n"
-	"pin2: none tmpfs rw pinned \n",
+	"pin2: - - - unpinned -\n",
 };
 
 static const char *const list_seeds[] = {

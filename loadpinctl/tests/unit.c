@@ -50,15 +50,18 @@ static const char st_unpinned[] =
 	"require_ro: 1\nexcluded: none\nverity_digests: disabled\n"
 	"verity_final: 1\nparam_errors: 2\n" COUNTERS "root_dev: 254:16\n";
 
-/* Issue 17's format: several pins at the end, root_dev a list. */
+/*
+ * Several pins (loadpin.root= with a list), as securityfs.c writes them:
+ * "pins" and "pin<i>" at the end, root_dev one entry per device.
+ */
 static const char st_multi[] =
 	"enforce: 1\nstate: pinned\npinned_dev: 254:0\npinned_fstype: ext4\n"
-	"pinned_writable: 0\nroot: /dev/vda,/dev/vdb\ninitramfs: pin\n"
+	"pinned_writable: 0\nroot: /dev/vda,/dev/vdb,/dev/vdc,PARTLABEL=x\ninitramfs: pin\n"
 	"initramfs_trusted: 0\nrequire_ro: 0\nexcluded: none\nverity_digests: 0\n"
 	"verity_final: 0\nparam_errors: 0\n" COUNTERS
-	"root_dev: 254:0,254:16\npins: 3\n"
+	"root_dev: 254:0,254:16,254:32,-\npins: 4\n"
 	"pin0: 254:0 ext4 ro pinned vda\npin1: 254:16 squashfs ro gone vdb\n"
-	"pin2: none tmpfs rw pinned \n";
+	"pin2: none tmpfs rw pinned -\npin3: - - - unpinned -\n";
 
 static void test_status(void)
 {
@@ -75,24 +78,37 @@ static void test_status(void)
 	   "status: excluded kexec-image,kexec-initramfs");
 	ok(st.allowed[2] == 7 && st.denied[2] == 3 && st.denied[1] == 1,
 	   "status: counters");
-	ok(st.verity_digests == 1 && st.verity_final == 1 && st.nroot_dev == 0 &&
+	ok(st.verity_digests == 1 && st.verity_final == 1 && st.nroot_dev == 1 &&
+	   !strcmp(st.root_dev[0], "-") &&
 	   !strcmp(st.initramfs, "handoff") && st.initramfs_trusted == 0,
 	   "status: verity, root_dev -, initramfs");
 
 	r = lp_status_parse(st_unpinned, strlen(st_unpinned), &st, &line, err, sizeof(err));
-	ok(!r && st.enforce == 0 && st.npins == 0 && st.require_ro == 1 &&
+	ok(!r && st.enforce == 0 && st.npins == 1 &&
+	   !strcmp(st.pin[0].state, "unpinned") && st.require_ro == 1 &&
 	   st.verity_digests == -1 && st.param_errors == 2 && st.nroot_dev == 1 &&
 	   !strcmp(st.root_dev[0], "254:16") && !strcmp(st.root, "/dev/vdb"),
 	   "status: unpinned, verity disabled, root_dev resolved");
 
 	r = lp_status_parse(st_multi, strlen(st_multi), &st, &line, err, sizeof(err));
 	ok(!r, "status: multi-pin format parses (%s)", r ? err : "ok");
-	ok(st.multi && st.npins == 3 && !strcmp(st.pin[1].dev, "254:16") &&
+	ok(st.multi && st.npins == 4 && !strcmp(st.pin[1].dev, "254:16") &&
 	   !strcmp(st.pin[1].state, "gone") && !strcmp(st.pin[1].devname, "vdb") &&
 	   !strcmp(st.pin[2].dev, "none") && st.pin[2].writable == 1 &&
-	   !strcmp(st.pin[0].devname, "vda"), "status: the three pins");
-	ok(st.nroot_dev == 2 && !strcmp(st.root_dev[1], "254:16"),
-	   "status: root_dev as a list");
+	   !st.pin[2].devname[0] && !strcmp(st.pin[0].devname, "vda") &&
+	   !strcmp(st.pin[3].state, "unpinned") && !strcmp(st.pin[3].dev, "-"),
+	   "status: the four pins, one unpinned");
+	ok(st.nroot_dev == 4 && !strcmp(st.root_dev[1], "254:16") &&
+	   !strcmp(st.root_dev[3], "-"), "status: root_dev as a list, one unresolved");
+
+	snprintf(buf, sizeof(buf), "%s", st_multi);
+	memcpy(strstr(buf, "pin3: - - - unpinned -"), "pin3: - - - unpinned x", 22);
+	r = lp_status_parse(buf, strlen(buf), &st, &line, err, sizeof(err));
+	ok(r, "status: an unpinned pin line must be '- - - unpinned -'");
+	snprintf(buf, sizeof(buf), "%s", st_multi);
+	memcpy(strstr(buf, "254:32,-"), "254:32,,", 8);
+	r = lp_status_parse(buf, strlen(buf), &st, &line, err, sizeof(err));
+	ok(r, "status: an empty root_dev entry is malformed");
 
 	snprintf(buf, sizeof(buf), "%sfuture_key: 42\nanother.one: a b c\n", st_pinned);
 	r = lp_status_parse(buf, strlen(buf), &st, &line, err, sizeof(err));
