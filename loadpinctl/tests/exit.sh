@@ -238,5 +238,29 @@ printf 'type=UNKNOWN[1499] msg=audit(1764770000.123:46): op=pin-refused type=fir
 t "log --audit FILE reads audit.log records" 0 "audit pin-refused +firmware +allowed=0 path=\"/mnt/w/fw\"" -- lp log --audit "$tmp/audit.log"
 t "log: a missing input (9)" 9 "" -- lp log --input "$tmp/nope"
 
+# ---- the Debian package ----
+if command -v dpkg-deb >/dev/null; then
+	t "make deb builds a package" 0 "" -- make -s -C "$PWD" deb DEBOUT="$tmp" VERSION=0.0test
+	deb=$(ls "$tmp"/loadpinctl_0.0test_*.deb 2>/dev/null)
+	dpkg-deb -c "$deb" > "$tmp/deb.list" 2>&1
+	if grep -q '\./usr/sbin/loadpinctl$' "$tmp/deb.list" &&
+	   grep -q '\./lib/systemd/system/loadpin-digests.service$' "$tmp/deb.list" &&
+	   grep -q '\./usr/share/initramfs-tools/hooks/loadpinctl$' "$tmp/deb.list" &&
+	   grep -q '\./usr/share/initramfs-tools/scripts/init-top/loadpin$' "$tmp/deb.list" &&
+	   grep -q '\./usr/share/man/man8/loadpinctl.8.gz$' "$tmp/deb.list"; then
+		ok "the package holds the tool, the unit, the hook, the script, the man page"
+	else
+		nok "the package's files" "$(tr '\n' '|' < "$tmp/deb.list")"
+	fi
+	t "its control file" 0 "Package: loadpinctl" -- dpkg-deb -f "$deb"
+else
+	skip "make deb" "no dpkg-deb"
+fi
+if command -v groff >/dev/null; then
+	t "the man page renders without warnings" 0 "" -- sh -c "! groff -t -man -ww -z loadpinctl.8 2>&1 | grep -q ."
+else
+	skip "the man page renders" "no groff"
+fi
+
 echo "1..$n"
 [ $failed = 0 ]
