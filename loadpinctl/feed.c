@@ -62,7 +62,7 @@ static int open_ctl(struct lp_status *st, int *ret)
 static void explain(int e, const char *list, const struct lp_status *st,
 		    bool final_before, struct stat *ls)
 {
-	char pin[64];
+	char pin[256];
 
 	switch (e) {
 	case EPERM:
@@ -78,17 +78,29 @@ static void explain(int e, const char *list, const struct lp_status *st,
 			       "security-policy %s' and the kernel log)", list, list);
 			return;
 		}
-		snprintf(pin, sizeof(pin), "%s", st->pin[0].dev);
-		if (ls && strcmp(pin, "none") && strcmp(pin, "-")) {
+		if (ls) {
 			char mine[32];
+			size_t n = 0;
+			bool on_pin = false, unsure = false;
+			int i;
 
 			snprintf(mine, sizeof(mine), "%u:%u", major(ls->st_dev),
 				 minor(ls->st_dev));
-			if (strcmp(mine, pin)) {
+			pin[0] = '\0';
+			for (i = 0; i < st->npins; i++) {
+				const struct lp_pin *p = &st->pin[i];
+
+				if (strcmp(p->state, "pinned"))
+					continue;
+				on_pin |= !strcmp(p->dev, mine);
+				unsure |= !strcmp(p->dev, "none");
+				n += snprintf(pin + n, n < sizeof(pin) ? sizeof(pin) - n : 0,
+					      "%s%s %s", n ? ", " : "", p->fstype, p->dev);
+			}
+			if (!on_pin && !unsure) {
 				lp_err("refused: %s is not on the pinned filesystem (it is on %s, "
-				       "the pin is %s %s): a list vouches for other devices, so "
-				       "it must come from the pin itself", list, mine,
-				       st->pin[0].fstype, pin);
+				       "the pin is %s): a list vouches for other devices, so "
+				       "it must come from the pin itself", list, mine, pin);
 				return;
 			}
 		}
