@@ -266,19 +266,29 @@ static int dm_verity_root(const struct fileinfo *fi, char *hex, size_t hexlen,
 	return 1;
 }
 
+static int digest_cmp(const void *a, const void *b)
+{
+	const struct lp_digest *x = a, *y = b;
+
+	if (x->len != y->len)
+		return x->len - y->len;
+	return memcmp(x->data, y->data, x->len);
+}
+
 /*
  * dm_verity_loadpin_is_bdev_trusted(): a single verity target in an
  * enforcing mode whose root digest is in the trusted list. The kernel
- * does not show its list, only its size; the list is taken from
- * --digests (default /etc/loadpin/verity-digests) and must hold as many
- * digests as the kernel trusts.
+ * does not show its list, only how many distinct digests it holds; the
+ * list is taken from --digests (default /etc/loadpin/verity-digests) and
+ * must hold as many distinct digests as the kernel trusts.
  */
 static bool trusted_verity(const struct lp_status *st, const struct fileinfo *fi,
 			   char *note, size_t nlen)
 {
-	struct lp_digest d[64];
+	struct lp_digest *d = NULL, key = { 0 };
 	char hex[160], err[256], *buf, lerr[128];
-	size_t len, n, i;
+	size_t len, n, i, distinct;
+	bool found;
 	int r, lineno;
 
 	note[0] = '\0';
@@ -306,29 +316,39 @@ static bool trusted_verity(const struct lp_status *st, const struct fileinfo *fi
 			 st->verity_digests, digests_path, strerror(errno));
 		return false;
 	}
-	r = lp_digests_parse(buf, len, d, 64, &n, &lineno, lerr, sizeof(lerr));
+	/* Once to count, once to fill. */
+	r = lp_digests_parse(buf, len, NULL, 0, &n, &lineno, lerr, sizeof(lerr));
+	if (!r) {
+		d = calloc(n, sizeof(*d));
+		r = !d || lp_digests_parse(buf, len, d, n, &n, &lineno, lerr,
+					   sizeof(lerr));
+	}
 	free(buf);
-	if (r || n > 64 || (int)n != st->verity_digests) {
+	distinct = 0;
+	if (!r) {
+		qsort(d, n, sizeof(*d), digest_cmp);
+		for (i = 0; i < n; i++)
+			distinct += !i || digest_cmp(&d[i - 1], &d[i]);
+	}
+	if (r || (int)distinct != st->verity_digests) {
 		snprintf(unsure, sizeof(unsure),
 			 "%s is not the list the kernel trusts (%d digests)",
 			 digests_path, st->verity_digests);
+		free(d);
 		return false;
 	}
-	for (i = 0; i < n; i++) {
-		char h[160];
-		size_t k;
-
-		for (k = 0; k < d[i].len; k++)
-			sprintf(h + 2 * k, "%02x", d[i].data[k]);
-		if (!strcmp(h, hex)) {
-			snprintf(note, nlen, "dm-verity device %s whose root digest is trusted (%s)",
-				 fi->name, digests_path);
-			return true;
-		}
-	}
-	snprintf(note, nlen, "; %s's root digest %.16s... is not in %s",
-		 fi->name, hex, digests_path);
-	return false;
+	key.len = strlen(hex) / 2;
+	for (i = 0; i < key.len; i++)
+		sscanf(hex + 2 * i, "%2hhx", &key.data[i]);
+	found = bsearch(&key, d, n, sizeof(*d), digest_cmp) != NULL;
+	free(d);
+	if (found)
+		snprintf(note, nlen, "dm-verity device %s whose root digest is trusted (%s)",
+			 fi->name, digests_path);
+	else
+		snprintf(note, nlen, "; %s's root digest %.16s... is not in %s",
+			 fi->name, hex, digests_path);
+	return found;
 }
 
 static void pin_desc(const struct lp_pin *p, char *buf, size_t len)

@@ -18,27 +18,69 @@
 #include "loadpinctl.h"
 
 struct dlist {
-	char **hex;
+	char **hex;		/* in the order first seen */
 	size_t n, cap, bytes;
+	char **set;		/* open addressing, for "seen before?" */
+	size_t setcap;
 	int ret;
 };
 
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p) {
+		lp_err("out of memory");
+		exit(EX_ERROR);
+	}
+	return p;
+}
+
+static size_t hash(const char *s)
+{
+	size_t h = 14695981039346656037ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+/* The slot of @hex in the set: where it is, or the empty one it would take. */
+static char **slot(struct dlist *l, const char *hex)
+{
+	size_t i = hash(hex) & (l->setcap - 1);
+
+	while (l->set[i] && strcmp(l->set[i], hex))
+		i = (i + 1) & (l->setcap - 1);
+	return &l->set[i];
+}
+
+/* A list may hold thousands of digests: no quadratic duplicate search. */
 static void add(struct dlist *l, const char *hex)
 {
+	char **s;
 	size_t i;
 
-	for (i = 0; i < l->n; i++)
-		if (!strcmp(l->hex[i], hex))
-			return;
+	if (2 * (l->n + 1) > l->setcap) {
+		l->setcap = l->setcap ? 2 * l->setcap : 64;
+		free(l->set);
+		l->set = xrealloc(NULL, l->setcap * sizeof(*l->set));
+		memset(l->set, 0, l->setcap * sizeof(*l->set));
+		for (i = 0; i < l->n; i++)
+			*slot(l, l->hex[i]) = l->hex[i];
+	}
+	s = slot(l, hex);
+	if (*s)
+		return;
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 16;
-		l->hex = realloc(l->hex, l->cap * sizeof(*l->hex));
-		if (!l->hex) {
-			lp_err("out of memory");
-			exit(EX_ERROR);
-		}
+		l->hex = xrealloc(l->hex, l->cap * sizeof(*l->hex));
 	}
-	l->hex[l->n++] = strdup(hex);
+	l->hex[l->n] = strdup(hex);
+	if (!l->hex[l->n]) {
+		lp_err("out of memory");
+		exit(EX_ERROR);
+	}
+	*s = l->hex[l->n++];
 	l->bytes += strlen(hex) + 1;
 }
 

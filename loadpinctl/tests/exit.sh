@@ -212,6 +212,12 @@ t "digests make: a bad line names it (6)" 6 "stdin:2: not a root hash" -- sh -c 
 t "digests make: nothing given on stdin (6)" 6 "no root hash" -- sh -c "'$bin' digests make < /dev/null"
 t "digests make: a bad argument (6)" 6 "'xyz'" -- lp digests make xyz
 
+awk 'BEGIN { srand(1); for (i = 0; i < 3000; i++) { s = ""; for (j = 0; j < 64; j++) s = s sprintf("%x", int(rand() * 16)); print s; if (i % 10 == 0) print s } }' > "$tmp/many"
+t "digests make: 3300 lines, 3000 distinct digests" 0 "" -- lp digests make -o "$tmp/many.list" @"$tmp/many"
+[ "$(wc -l < "$tmp/many.list")" = 3001 ] && ok "digests make: each of 3000 digests once" || nok "digests make: 3000 digests once" "$(wc -l < "$tmp/many.list") lines"
+awk 'BEGIN { srand(2); for (i = 0; i < 2100; i++) { s = ""; for (j = 0; j < 128; j++) s = s sprintf("%x", int(rand() * 16)); print s } }' > "$tmp/huge"
+t "digests make: a list over 256 KiB is refused (6)" 6 "larger than the kernel reads" -- lp digests make @"$tmp/huge"
+
 # ---- feed: stops before the ioctl here ----
 t "feed: a malformed list is not fed (6), with its line" 6 "not fed: the kernel would refuse this list" -- in_root "$tmp/ok" feed "$tmp/odd"
 status_file "$tmp/nover" verity_digests=disabled verity_final=1
