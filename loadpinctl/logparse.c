@@ -7,9 +7,15 @@
  *   LoadPin: <type> <op> obj=<marker> pid=<pid> cmdline="<cmdline>"
  *   LoadPin: N reports suppressed (counters: ...)
  * Audit (AUDIT_LOADPIN_DECISION, 1499), in the kernel log when no audit
- * daemon runs, or in audit.log / ausearch output:
- *   audit: type=1499 audit(T:S): op=denied type=kernel-module allowed=0 ...
- *   type=UNKNOWN[1499] msg=audit(T:S): op=denied ...
+ * daemon runs, or in audit.log / ausearch (-i) output:
+ *   audit: type=1499 audit(T:S): lsm=loadpin op=kernel-module
+ *     decision=denied res=0 pid=310 comm="insmod" path="/tmp/x.ko"
+ *     dev="tmpfs" ino=3 state=pinned pinned_dev=254:0
+ *   type=UNKNOWN[1499] msg=audit(T:S): lsm=loadpin op=... res=no ...
+ * and the series' first format, still read:
+ *   audit: type=1499 audit(T:S): op=denied type=kernel-module allowed=0
+ *     path="/tmp/x.ko" dev=0:22 ino=3 pid=310 comm="insmod" pinned=254:0
+ * Events are normalised to the first format's words.
  * Lines come as dmesg prints them ("[  1.23] ..."), as /dev/kmsg records
  * ("6,123,4567,-;..."), or bare. Path and cmdline are escaped by the
  * kernel (a '"' is \x22), so a quote always ends them.
@@ -63,7 +69,24 @@ static bool field(const char *s, const char *key, char *out, size_t len)
 		if (!e)
 			return false;
 	} else {
-		e = p + strcspn(p, " \n");
+		/*
+		 * ausearch -i unquotes values, spaces and all: a value ends
+		 * where the next " key=" starts.
+		 */
+		for (e = p; *e && *e != '\n'; e++) {
+			const char *k = e + 1;
+
+			if (*e != ' ')
+				continue;
+			while ((*k >= 'a' && *k <= 'z') || *k == '_' ||
+			       (*k >= '0' && *k <= '9'))
+				k++;
+			if (k > e + 1 && *k == '=')
+				break;
+		}
+		/* ausearch ends its lines with a space. */
+		while (e > p && (e[-1] == ' ' || e[-1] == '\r'))
+			e--;
 	}
 	snprintf(out, len, "%.*s", (int)(e - p), p);
 	return true;
@@ -116,12 +139,28 @@ static int audit_line(const char *p, struct lp_event *ev)
 	if (!rec)
 		return 0;
 	ev->kind = LP_EV_AUDIT;
-	field(rec, "op", ev->op, sizeof(ev->op));
-	field(rec, "type", ev->type, sizeof(ev->type));
-	field(rec, "allowed", ev->allowed, sizeof(ev->allowed));
+	if (field(rec, "decision", ev->op, sizeof(ev->op))) {
+		char res[8] = "", state[16] = "";
+
+		field(rec, "op", ev->type, sizeof(ev->type));
+		field(rec, "res", res, sizeof(res));
+		/* ausearch -i writes res= as yes or no. */
+		snprintf(ev->allowed, sizeof(ev->allowed), "%s",
+			 !strcmp(res, "yes") ? "1" : !strcmp(res, "no") ? "0" : res);
+		field(rec, "state", state, sizeof(state));
+		if (!strcmp(state, "pinned"))
+			field(rec, "pinned_dev", ev->pinned, sizeof(ev->pinned));
+		else
+			snprintf(ev->pinned, sizeof(ev->pinned), "%s",
+				 !strcmp(state, "gone") ? "gone" : "none");
+	} else {
+		field(rec, "op", ev->op, sizeof(ev->op));
+		field(rec, "type", ev->type, sizeof(ev->type));
+		field(rec, "allowed", ev->allowed, sizeof(ev->allowed));
+		field(rec, "pinned", ev->pinned, sizeof(ev->pinned));
+	}
 	field(rec, "path", ev->obj, sizeof(ev->obj));
 	field(rec, "comm", ev->comm, sizeof(ev->comm));
-	field(rec, "pinned", ev->pinned, sizeof(ev->pinned));
 	{
 		char pid[32];
 

@@ -240,9 +240,21 @@ EOL
 t "log --input: one line per decision" 0 "old-api-denied +kernel-module +<unknown> pid=102" -- lp log --input "$tmp/dmesg"
 t "log: suppressed summaries summed up" 0 "3 decisions logged, 1 pinned, 1 denied, 1 old-api-denied; 9997 suppressed by the rate limit \(2 summaries\); 1 audit record" -- lp log --input "$tmp/dmesg"
 t "log --all shows LoadPin's other lines" 0 "# pinned ext4 on vda" -- lp log --all --input "$tmp/dmesg"
-printf 'type=UNKNOWN[1499] msg=audit(1764770000.123:46): op=pin-refused type=firmware allowed=0 path="/mnt/w/fw" dev=254:16 ino=12 pid=9 comm="udevd" pinned=none\n' > "$tmp/audit.log"
+printf 'type=UNKNOWN[1499] msg=audit(1764770000.123:46): lsm=loadpin op=firmware decision=pin-refused res=0 pid=9 comm="udevd" path="/mnt/w/fw" dev="ext4" ino=12 state=unpinned\n' > "$tmp/audit.log"
 t "log --audit FILE reads audit.log records" 0 "audit pin-refused +firmware +allowed=0 path=\"/mnt/w/fw\"" -- lp log --audit "$tmp/audit.log"
 t "log: a missing input (9)" 9 "" -- lp log --input "$tmp/nope"
+# audit's own ausearch, when tests/ausearch.sh unpacked it into the cache.
+aus=${LOADPIN_CACHE:-$HOME/.cache/loadpin}/ausearch/root
+if [ -x "$aus/sbin/ausearch" ]; then
+	printf 'type=UNKNOWN[1499] msg=audit(1764770000.123:%d): lsm=loadpin op=kernel-module decision=%s res=%d pid=31%d comm="lpctl" path="/tmp/x%d.ko" dev="tmpfs" ino=3 state=pinned pinned_dev=254:0\n' \
+		50 denied 0 1 1  51 pinned 1 2 2  52 denied 0 3 3 > "$tmp/audit2.log"
+	LD_LIBRARY_PATH=$aus/lib/x86_64-linux-gnu:$aus/usr/lib/x86_64-linux-gnu \
+		"$aus/sbin/ausearch" --input "$tmp/audit2.log" -m 1499 -i 2>/dev/null > "$tmp/ausearch.out"
+	t "log --audit reads ausearch -i output" 0 "audit pinned +kernel-module +allowed=1 path=\"/tmp/x2.ko\"" -- lp log --audit "$tmp/ausearch.out"
+	t "log --audit: ausearch's three records" 0 "; 3 audit records;" -- lp log --audit "$tmp/ausearch.out"
+else
+	skip "log --audit reads ausearch -i output" "no ausearch in the cache (tests/ausearch.sh unpacks it)"
+fi
 
 # ---- the Debian package ----
 if command -v dpkg-deb >/dev/null; then

@@ -330,6 +330,23 @@ static void test_log(void)
 			"type=firmware allowed=0 pid=9 comm=\"udevd\" pinned=none", &e);
 	ok(k == LP_EV_AUDIT && !strcmp(e.op, "old-api-denied") && !e.obj[0] &&
 	   !strcmp(e.pinned, "none"), "log: an audit.log record without a path");
+	k = lp_log_line("[ 2.0] audit: type=1499 audit(1764770000.123:47): lsm=loadpin "
+			"op=kernel-module decision=denied res=0 pid=310 comm=\"insmod\" "
+			"path=\"/tmp/x.ko\" dev=\"tmpfs\" ino=3 state=pinned pinned_dev=254:0", &e);
+	ok(k == LP_EV_AUDIT && !strcmp(e.op, "denied") && !strcmp(e.type, "kernel-module") &&
+	   !strcmp(e.allowed, "0") && !strcmp(e.obj, "/tmp/x.ko") && e.pid == 310 &&
+	   !strcmp(e.comm, "insmod") && !strcmp(e.pinned, "254:0"),
+	   "log: the lsm=loadpin audit record (op is the type, decision the verdict)");
+	k = lp_log_line("type=UNKNOWN[1499] msg=audit(12/03/2026 16:00:00.123:48) : lsm=loadpin "
+			"op=firmware decision=pinned res=yes pid=9 comm=udevd path=/lib/a /fw.bin "
+			"dev=ext4 ino=12 state=pinned pinned_dev=254:0", &e);
+	ok(k == LP_EV_AUDIT && !strcmp(e.op, "pinned") && !strcmp(e.allowed, "1") &&
+	   !strcmp(e.obj, "/lib/a /fw.bin") && !strcmp(e.comm, "udevd"),
+	   "log: ausearch -i output (res=yes, unquoted fields, a path with a space)");
+	k = lp_log_line("type=UNKNOWN[1499] msg=audit(1.2:49): lsm=loadpin op=kernel-module "
+			"decision=old-api-denied res=0 pid=9 comm=\"m\" state=gone \n", &e);
+	ok(k == LP_EV_AUDIT && !strcmp(e.pinned, "gone") && !e.obj[0],
+	   "log: an audit record without a file, the pin gone");
 	k = lp_log_line("[ 1.0] EXT4-fs (vda): mounted filesystem", &e);
 	ok(k == LP_EV_NONE, "log: other lines are not LoadPin's");
 	k = lp_log_line("LoadPin: kernel-module denied", &e);
