@@ -66,6 +66,10 @@ static void explain(int e, const char *list, const struct lp_status *st,
 
 	switch (e) {
 	case EPERM:
+		if (!list) {
+			lp_err("refused: %s (EPERM)", strerror(e));
+			return;
+		}
 		if (final_before) {
 			lp_err("refused: the digest list is final already: a list was set or "
 			       "refused, or the interface sealed, earlier in this boot");
@@ -123,7 +127,17 @@ static void explain(int e, const char *list, const struct lp_status *st,
 		       "upstream LoadPin has no seal");
 		return;
 	case EINVAL:
-		lp_err("refused: unknown seal flags (EINVAL)");
+		if (!list)
+			lp_err("refused: unknown seal flags (EINVAL)");
+		else
+			lp_err("refused: %s is not a regular file (EINVAL); the interface "
+			       "is closed now (to close it without a list, use seal)",
+			       list);
+		return;
+	case ETXTBSY:
+		lp_err("refused: %s is open for writing elsewhere (ETXTBSY): the "
+		       "kernel does not read a file being written; the interface is "
+		       "closed now", list);
 		return;
 	case EFAULT:
 		lp_err("refused: bad ioctl argument (EFAULT)");
@@ -133,8 +147,8 @@ static void explain(int e, const char *list, const struct lp_status *st,
 		       "closed now");
 		return;
 	default:
-		lp_err("refused: %s: %s; the interface may be closed now", list,
-		       strerror(e));
+		lp_err("refused: %s: %s; the interface may be closed now",
+		       list ? list : "seal", strerror(e));
 	}
 }
 
@@ -235,7 +249,7 @@ int cmd_seal(int argc, char **argv)
 	final_before = st.verity_final == 1;
 	ret = ioctl(ctl, LP_IOC_SEAL, &flags);
 	if (ret) {
-		explain(errno, "the seal", &st, false, NULL);
+		explain(errno, NULL, &st, false, NULL);
 		close(ctl);
 		return EX_REFUSED;
 	}
