@@ -112,34 +112,58 @@ static void unescape_octal(char *s)
 	*d = '\0';
 }
 
-/* The mount of the filesystem with device number maj:min. */
-static int find_mount(struct fileinfo *fi)
+/*
+ * The mount a load of @path would go through: the kernel judges
+ * file->f_path.mnt->mnt_sb, the superblock of the mount, which st_dev
+ * does not always tell (overlayfs reports a lower layer's device for a
+ * file not copied up). So: the longest mount point that is a prefix of
+ * the resolved path, the last one mounted on top when several are; its
+ * maj:min is its superblock's. Falls back to st_dev when the path
+ * cannot be resolved.
+ */
+static int find_mount(struct fileinfo *fi, const char *path)
 {
 	char *buf = lp_read_file(lp_path("/proc/self/mountinfo"), 16 << 20, NULL);
-	char *line, *save, want[32];
+	char *line, *save, want[32], *rp = realpath(path, NULL);
+	size_t best = 0;
 	int found = -1;
 
-	if (!buf)
+	if (!buf) {
+		free(rp);
 		return -1;
+	}
 	snprintf(want, sizeof(want), "%u:%u", fi->maj, fi->min);
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char dev[32], mnt[512], *sep;
+		char dev[32], mnt[512], fstype[64], opts[512] = "", *sep;
+		size_t l;
 
-		if (sscanf(line, "%*s %*s %31s %*s %511s", dev, mnt) != 2 ||
-		    strcmp(dev, want))
+		if (sscanf(line, "%*s %*s %31s %*s %511s", dev, mnt) != 2)
 			continue;
 		sep = strstr(line, " - ");
-		if (!sep || sscanf(sep + 3, "%63s %*s %511s", fi->fstype,
-				   fi->opts) < 1)
+		if (!sep || sscanf(sep + 3, "%63s %*s %511s", fstype, opts) < 1)
 			continue;
 		unescape_octal(mnt);
+		l = strlen(mnt);
+		if (rp) {
+			if (strncmp(rp, mnt, l) ||
+			    (l > 1 && rp[l] != '/' && rp[l] != '\0'))
+				continue;
+			if (l < best)
+				continue;
+			best = l;
+		} else if (strcmp(dev, want) || !found) {
+			continue;
+		}
+		if (lp_parse_devt(dev, &fi->maj, &fi->min))
+			continue;
+		snprintf(fi->fstype, sizeof(fi->fstype), "%s", fstype);
+		snprintf(fi->opts, sizeof(fi->opts), "%s", opts);
 		snprintf(fi->mnt, sizeof(fi->mnt), "%s", mnt);
 		found = 0;
-		/* The first mount is as good as any: they share the superblock. */
-		break;
 	}
 	free(buf);
+	free(rp);
 	return found;
 }
 
@@ -502,8 +526,13 @@ static int check_one(const struct lp_status *st, const char *path, int type)
 	}
 	fi.maj = major(s.st_dev);
 	fi.min = minor(s.st_dev);
-	if (find_mount(&fi)) {
-		lp_err("%s: its filesystem (%u:%u) is not in /proc/self/mountinfo",
+	if (!S_ISREG(s.st_mode)) {
+		/* kernel_read_file() reads regular files only (EINVAL). */
+		lp_err("%s: not a regular file: the kernel would not read it", path);
+		return EX_ERROR;
+	}
+	if (find_mount(&fi, path)) {
+		lp_err("%s: its mount (%u:%u) is not in /proc/self/mountinfo",
 		       path, fi.maj, fi.min);
 		return EX_ERROR;
 	}
