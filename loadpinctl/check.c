@@ -59,6 +59,7 @@ struct fileinfo {
 
 static char why[2048];		/* the reason the verdict rests on */
 static char unsure[512];	/* non-empty: what we could not see */
+static const char *wwhy = "";	/* why fs_writable() said writable */
 static const char *digests_path = "/etc/loadpin/verity-digests";
 
 static bool decide_allows(enum verdict v)
@@ -196,21 +197,27 @@ static bool fs_writable(const struct fileinfo *fi, bool whole)
 {
 	int ro;
 
-	if (!fi->bdev)
+	if (!fi->bdev) {
+		wwhy = " (no block device)";
 		return true;
+	}
 	ro = lp_dev_ro(fi->maj, fi->min);
 	if (ro < 0) {
 		snprintf(unsure, sizeof(unsure),
 			 "cannot read /sys/dev/block/%u:%u/ro", fi->maj, fi->min);
 		return true;
 	}
-	if (!ro)
+	if (!ro) {
+		wwhy = " (its device is writable)";
 		return true;
+	}
 	/* The pinned filesystem's other devices were judged when pinned. */
 	if (!whole)
 		return false;
-	if (strstr(fi->opts, "logdev=") || strstr(fi->opts, "rtdev="))
+	if (strstr(fi->opts, "logdev=") || strstr(fi->opts, "rtdev=")) {
+		wwhy = " (it writes to a log or realtime device as well)";
 		return true;
+	}
 	if (!strcmp(fi->fstype, "ext4") || !strcmp(fi->fstype, "ext3")) {
 		int ext = ext4_external_journal(fi);
 
@@ -218,6 +225,8 @@ static bool fs_writable(const struct fileinfo *fi, bool whole)
 			snprintf(unsure, sizeof(unsure),
 				 "cannot read the superblock of /dev/%s to look for an external journal",
 				 fi->name);
+		if (ext == 1)
+			wwhy = " (its journal is on another device)";
 		return ext == 1;
 	}
 	return false;
@@ -520,6 +529,7 @@ static int check_one(const struct lp_status *st, const char *path, int type)
 	int i, entry;
 
 	why[0] = unsure[0] = '\0';
+	wwhy = "";
 	if (stat(path, &s)) {
 		lp_err("%s: %s", path, strerror(errno));
 		return EX_ERROR;
@@ -626,8 +636,9 @@ static int check_one(const struct lp_status *st, const char *path, int type)
 	else if (f.state == S_PINNED && f.on_trusted_verity)
 		snprintf(why, sizeof(why), "%s", note);
 	else if (f.state == S_PINNED)
-		snprintf(why, sizeof(why), "%s is %s, the pin is %s%s", fi.mnt,
-			 fdesc, pdesc, note);
+		snprintf(why, sizeof(why), "%s is %s, the pin%s %s%s", fi.mnt,
+			 fdesc, strstr(pdesc, " and ") ? "s are" : " is", pdesc,
+			 note);
 	else if (f.on_initramfs && !strcmp(f.initramfs, "handoff"))
 		snprintf(why, sizeof(why), f.handoff_over ?
 			 "the initramfs hand-off is over: the initramfs is foreign" :
@@ -641,11 +652,11 @@ static int check_one(const struct lp_status *st, const char *path, int type)
 			 st->root, root_devs(st, note, sizeof(note)), fdesc);
 	else if (f.require_ro && f.fs_writable)
 		snprintf(why, sizeof(why),
-			 "%s, but %s is writable and loadpin.require_ro=1",
-			 first, fdesc);
+			 "%s, but %s is writable and loadpin.require_ro=1%s",
+			 first, fdesc, wwhy);
 	else
-		snprintf(why, sizeof(why), "%s and this is a %s %s", first,
-			 f.fs_writable ? "writable" : "read-only", fdesc);
+		snprintf(why, sizeof(why), "%s and this is a %s %s%s", first,
+			 f.fs_writable ? "writable" : "read-only", fdesc, wwhy);
 
 	printf("%s: %s: %s", path, verdict_words[v], why);
 	if (unsure[0])
