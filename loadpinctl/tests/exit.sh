@@ -274,6 +274,16 @@ if command -v dpkg-deb >/dev/null; then
 else
 	skip "make deb" "no dpkg-deb"
 fi
+if command -v systemd-analyze >/dev/null; then
+	mkdir -p "$tmp/unit" && cp systemd/loadpin-digests.service "$tmp/unit/"
+	t "systemd-analyze verify finds nothing in the unit" 0 "" -- \
+		sh -c "cd '$tmp/unit' && out=\$(SYSTEMD_LOG_LEVEL=warning systemd-analyze verify --man=no loadpin-digests.service 2>&1) && [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
+else
+	skip "systemd-analyze verify" "no systemd-analyze"
+fi
+for s in initramfs-tools/hooks/loadpinctl initramfs-tools/scripts/init-top/loadpin debian/postinst debian/prerm; do
+	t "$s is valid sh" 0 "" -- sh -n "$s"
+done
 if command -v groff >/dev/null; then
 	t "the man page renders without warnings" 0 "" -- sh -c "! groff -t -man -ww -z loadpinctl.8 2>&1 | grep -q ."
 else
