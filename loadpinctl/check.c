@@ -658,10 +658,17 @@ static int check_one(const struct lp_status *st, const char *path, int type)
 		snprintf(why, sizeof(why), "%s and this is a %s %s%s", first,
 			 f.fs_writable ? "writable" : "read-only", fdesc, wwhy);
 
-	printf("%s: %s: %s", path, verdict_words[v], why);
-	if (unsure[0])
-		printf(" [not sure: %s]", unsure);
-	putchar('\n');
+	/* Excluded, or not enforcing: allowed whatever we could not see. */
+	if (unsure[0] && (f.excluded || !f.enforce)) {
+		printf("%s: %s: %s [%s; allowed either way]\n", path,
+		       verdict_words[v], why, unsure);
+		unsure[0] = '\0';
+	} else {
+		printf("%s: %s: %s", path, verdict_words[v], why);
+		if (unsure[0])
+			printf(" [not sure: %s]", unsure);
+		putchar('\n');
+	}
 	if (f.state == S_UNPINNED && !f.on_initramfs &&
 	    !strcmp(st->initramfs, "handoff") && st->initramfs_trusted == 1)
 		printf("%s: note: this load would end the initramfs hand-off\n",

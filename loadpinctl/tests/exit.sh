@@ -153,6 +153,7 @@ else
 	ck "loadpin.root= names another device: denied (1)" 1 "only loadpin.root=/dev/vdq \(254:99\)" root=/dev/vdq root_dev=254:99
 	ck "loadpin.root= unresolved, naming this one: would pin (0)" 0 "would pin" root=/dev/fake0 root_dev=-
 	ck "loadpin.root=PARTUUID= unresolved: cannot tell (8)" 8 "not sure: loadpin.root=PARTUUID=" root=PARTUUID=1234 root_dev=-
+	ck "the same, not enforcing: allowed either way (0)" 0 "allowed either way" root=PARTUUID=1234 root_dev=- enforce=0
 	ck "loadpin.root= names this one: would pin (0)" 0 "would pin" root=$devt root_dev=$devt
 	ck "loadpin.root=invalid: denied (1)" 1 "only loadpin.root=invalid" root=invalid
 	m="state=pinned pinned_dev=254:99 pinned_fstype=ext4 pinned_writable=0 root=/dev/vdq,/dev/fake0 pins=2"
