@@ -74,19 +74,25 @@ import os, statistics, sys
 
 res, rounds = sys.argv[1], int(sys.argv[2])
 names = ("none", "upstream", "series")
-vals = {n: {} for n in names}
-for n in names:
+
+
+def read_rounds(stem, into):
+    """Add each round's "KEY VALUE" figures of STEM.ROUND.txt to INTO."""
     for r in range(1, rounds + 1):
         try:
-            with open(os.path.join(res, f"{n}.{r}.txt")) as f:
+            with open(os.path.join(res, f"{stem}.{r}.txt")) as f:
                 for line in f:
                     k, _, v = line.strip().partition(" ")
                     try:
-                        vals[n].setdefault(k, []).append(float(v))
+                        into.setdefault(k, []).append(float(v))
                     except ValueError:
-                        vals[n].setdefault(k, []).append(v)
+                        into.setdefault(k, []).append(v)
         except OSError:
             pass
+    return into
+
+
+vals = {n: read_rounds(n, {}) for n in names}
 
 
 def med(n, k):
@@ -144,24 +150,12 @@ for key, what in (("fw_per_sec", "firmware loads/s"), ("module_per_sec", "module
 
 # dm-verity lookups: ns per call from a trusted device (the trusted digest
 # last in the list) and per denial from an untrusted one.
-vvals = {}
-for n in ("upstream", "series"):
-    for d in (1, 100, 4000):
-        for r in range(1, rounds + 1):
-            try:
-                with open(os.path.join(res, f"{n}.verity-{d}.{r}.txt")) as f:
-                    for line in f:
-                        k, _, v = line.strip().partition(" ")
-                        try:
-                            vvals.setdefault((n, d, k), []).append(float(v))
-                        except ValueError:
-                            pass
-            except OSError:
-                pass
+vvals = {(n, d): read_rounds(f"{n}.verity-{d}", {})
+         for n in ("upstream", "series") for d in (1, 100, 4000)}
 
 
 def vmed(n, d, k):
-    v = vvals.get((n, d, k))
+    v = [x for x in vvals[(n, d)].get(k, []) if isinstance(x, float)]
     return statistics.median(v) if v else None
 
 

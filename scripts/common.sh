@@ -37,6 +37,21 @@ export GIT_AUTHOR_NAME="$IDENT_NAME" GIT_AUTHOR_EMAIL="$IDENT_EMAIL"
 export GIT_COMMITTER_NAME="$IDENT_NAME" GIT_COMMITTER_EMAIL="$IDENT_EMAIL"
 
 die() { echo "error: $*" >&2; exit 1; }
+
+# result NAME STATUS [DETAILS]: one test of a script's own: "PASS <what>:
+# NAME" or "FAIL <what>: NAME" with DETAILS indented below, <what> being
+# $RESULT_OF; counted in $pass or $fail. Returns STATUS == 0.
+result() {
+	if [ "$2" = 0 ]; then
+		echo "PASS $RESULT_OF: $1"
+		pass=$((pass + 1))
+	else
+		echo "FAIL $RESULT_OF: $1"
+		fail=$((fail + 1))
+		[ -z "${3:-}" ] || echo "$3" | head -20 | sed 's/^/    /'
+	fi
+	[ "$2" = 0 ]
+}
 log() { echo "==> $*" >&2; }
 
 # The series, in order, as paths.

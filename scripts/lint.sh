@@ -13,14 +13,7 @@
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 pass=0 fail=0
-result() {	# result NAME OK [DETAILS]
-	if [ "$2" = 0 ]; then
-		echo "PASS lint: $1"; pass=$((pass + 1))
-	else
-		echo "FAIL lint: $1"; fail=$((fail + 1))
-		[ -n "${3:-}" ] && echo "$3" | head -20 | sed 's/^/    /'
-	fi
-}
+RESULT_OF=lint
 # checkpatch runs spdxcheck.py with "env python3": use Debian's, which has ply.
 export PATH=/usr/bin:$PATH
 cd "$SRC" || exit 1

@@ -22,14 +22,7 @@ counts=0
 build=${1:-main}
 log=$OUT/logs/$build/audit/console.log
 pass=0 fail=0
-result() {	# result NAME OK [DETAILS]
-	if [ "$2" = 0 ]; then
-		echo "PASS ausearch: $1"; pass=$((pass + 1))
-	else
-		echo "FAIL ausearch: $1"; fail=$((fail + 1))
-		[ -n "${3:-}" ] && echo "$3" | head -20 | sed 's/^/    /'
-	fi
-}
+RESULT_OF=ausearch
 finish() {
 	if [ $counts = 1 ]; then
 		echo "# counts: $pass $fail 0"
