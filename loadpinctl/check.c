@@ -584,11 +584,10 @@ static int check_one(const struct lp_status *st, const char *path, int type)
 	 * loadpin.root= entry's, or the only one without loadpin.root=; a
 	 * load that can take none against all of them (the state key).
 	 */
-	entry = -1;
-	state = st->state;
-	if (f.on_pinned_fs)
-		state = "pinned";
-	else if (f.root_configured && (entry = root_entry_of(st, &fi)) >= 0) {
+	entry = f.on_pinned_fs || !f.root_configured ? -1 :
+		root_entry_of(st, &fi);
+	state = f.on_pinned_fs ? "pinned" : st->state;
+	if (entry >= 0) {
 		f.on_root_device = true;
 		if (entry < st->npins && st->multi)
 			state = st->pin[entry].state;
