@@ -36,7 +36,9 @@ if [ -z "${LOADPIN_SYSTEM_NS:-}" ]; then
 	tarball=$("$TOP/system/root.sh")
 	key=$( { echo "$tarball"; sha256sum "$deb" "$0" "$TOP"/system/guest/* \
 		"$TOP"/system/scenarios/*.scn "$TOP"/tests/guest/lib.sh \
-		"$TOP"/tests/guest/lpctl.c "$TOP"/tests/guest/*.h | cut -c1-64; } |
+		"$TOP"/tests/guest/lpctl.c "$TOP"/tests/guest/*.h \
+		$(ls "$TOP"/loadpinctl/*.[ch] "$TOP"/loadpinctl/Makefile \
+		     "$TOP"/loadpinctl/systemd/* 2>/dev/null) | cut -c1-64; } |
 		sha256sum | cut -c1-16)
 	if [ "$(cat "$dir/stamp" 2>/dev/null)" = "$key" ]; then
 		echo "$dir"
@@ -86,12 +88,30 @@ done
 cflags=(-static -O2 -Wall -I"$TOP/tests/guest")
 gcc "${cflags[@]}" -o "$root/usr/local/sbin/lpctl" "$TOP/tests/guest/lpctl.c"
 gcc "${cflags[@]}" -o "$root/usr/local/sbin/lpfinitz" "$TOP/system/guest/lpfinitz.c"
-for u in lp-system.service lp-verity-feed.service; do
-	cp "$TOP/system/guest/$u" "$root/etc/systemd/system/"
-done
+# The digest list is fed and sealed by loadpinctl's unit when loadpinctl
+# builds (loadpinctl/, the operator's tool), else by our own unit with
+# lpctl. The scenarios read the unit's name from /etc/loadpin/feed-unit.
+feed=lp-verity-feed.service
+if [ -f "$TOP/loadpinctl/Makefile" ] && [ -f "$TOP/loadpinctl/systemd/loadpin-digests.service" ]; then
+	tmp=$(mktemp -d)
+	cp -r "$TOP/loadpinctl/." "$tmp/"
+	rm -f "$tmp/loadpinctl"
+	# The host is Debian 12 too: a binary linked here runs in the root.
+	if make -s -C "$tmp" loadpinctl > "$dir/loadpinctl.log" 2>&1; then
+		install -m 0755 "$tmp/loadpinctl" "$root/usr/sbin/loadpinctl"
+		cp "$tmp/systemd/loadpin-digests.service" "$root/etc/systemd/system/"
+		feed=loadpin-digests.service
+	else
+		log "system $name: loadpinctl does not build (log: $dir/loadpinctl.log): feeding with lpctl"
+	fi
+	rm -rf "$tmp"
+fi
+cp "$TOP/system/guest/lp-system.service" "$TOP/system/guest/lp-verity-feed.service" \
+	"$root/etc/systemd/system/"
 mkdir -p "$root/etc/systemd/system/multi-user.target.wants" "$root/etc/systemd/system/sysinit.target.wants"
 ln -sf ../lp-system.service "$root/etc/systemd/system/multi-user.target.wants/"
-ln -sf ../lp-verity-feed.service "$root/etc/systemd/system/sysinit.target.wants/"
+ln -sf "../$feed" "$root/etc/systemd/system/sysinit.target.wants/"
+echo "$feed" > "$root/etc/loadpin/feed-unit"
 # The root is read-only: /var on a disk of its own, /tmp in memory, a
 # fixed machine id. No fsck: the root disk is attached read-only.
 cat > "$root/etc/fstab" <<EOT
@@ -99,6 +119,14 @@ LABEL=lpvar	/var	ext4	defaults	0	0
 tmpfs		/tmp	tmpfs	mode=1777	0	0
 EOT
 echo 4c6f616450696e2d44656269616e3132 > "$root/etc/machine-id"
+# The kernel's own firmware selftests, unchanged (sys-selftests), from
+# the series' tree: its scripts and fw_namespace, built static.
+st=$SRC/tools/testing/selftests/firmware
+if [ -d "$st" ]; then
+	mkdir -p "$root/usr/lib/loadpin-system/selftests/firmware"
+	cp "$st"/*.sh "$st/config" "$st/settings" "$root/usr/lib/loadpin-system/selftests/firmware/"
+	gcc -static -O2 -o "$root/usr/lib/loadpin-system/selftests/firmware/fw_namespace" "$st/fw_namespace.c"
+fi
 mkdir -p "$root/lib/firmware"
 printf 'loadpin system test firmware\n' > "$root/lib/firmware/loadpin-test.bin"
 dummy=$(find "$root/lib/modules/$kver" -name 'dummy.ko*' | head -n 1)
