@@ -5,7 +5,7 @@
 S := scripts
 
 .PHONY: all deps tree kernel guest check check-main demo refresh lint help \
-	matrix compare bench cleanroot
+	matrix compare bench cleanroot deb system
 all: check
 
 help:
@@ -20,6 +20,8 @@ help:
 	@echo "make kernel   build the patched kernel (last line: bzImage path)"
 	@echo "make cleanroot  deps.sh and make demo in a clean Debian 12 root"
 	@echo "make refresh  export the commits of the kernel tree into patches/"
+	@echo "make deb      the patched kernel as Debian packages (out/deb/main/)"
+	@echo "make system   boot a real Debian 12 system on it: every system scenario"
 
 deps:
 	@$(S)/deps.sh
@@ -63,3 +65,11 @@ refresh:
 
 lint: tree
 	@$(S)/lint.sh
+
+# The kernel as Debian packages (out/deb/main/), and a real Debian 12
+# system booted on it in QEMU (system/, README "System tests").
+deb: tree
+	@system/deb.sh main
+
+system: tree
+	@system/system.sh
