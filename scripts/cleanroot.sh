@@ -21,8 +21,8 @@
 #
 # The root is cached as $CACHE/cleanroot/bookworm-minbase-HASH.tar, HASH
 # of deps.sh and the apt sources: rebuilt when deps.sh changes. Each run
-# extracts it into $CACHE/cleanroot/root (removed after a pass, kept after
-# a failure). The chroot's LOADPIN_CACHE is its own directory at the same
+# extracts it into $CACHE/cleanroot/root, on a tmpfs that goes with the
+# run (the log stays). The chroot's LOADPIN_CACHE is its own directory at the same
 # path as ours ($CACHE, inside the root): the kernel build uses absolute
 # source paths, so the same paths let the compiles hit the one shared
 # ccache, which is the only directory of ours bind-mounted into the root.
@@ -48,7 +48,8 @@ PATH_IN_ROOT=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 commands=(make gcc ld ar nm size ccache bc bison flex perl python3 git tar xz
 	  gzip cpio rsync cmp awk sha256sum flock mkfs.ext4 mke2fs debugfs
 	  e2fsck veritysetup mksquashfs sfdisk dd qemu-system-x86_64 sparse
-	  spatch ocamlfind ocamlopt mmdebstrap unshare chroot mount)
+	  spatch ocamlfind ocamlopt mmdebstrap unshare chroot mount
+	  dpkg-buildpackage dh_listpackages)	# make deb
 # What the stamp covers: everything the set-up and the demo read.
 inputs=(scripts Makefile tests/run.py tests/guest tests/module
 	tests/scenarios/demo.scn bench/lp_bench.c bench/guest.sh configs patches)
@@ -129,6 +130,12 @@ fi
 t=$(date +%s)
 rm -rf "$root"
 mkdir -p "$root"
+# On a tmpfs of this namespace: the extraction and the kernel build write
+# to memory, and removing the root is an unmount (rm -rf of a root with a
+# built kernel took over 2 minutes). It goes with the namespace, also
+# after a failure; $log keeps what happened.
+mount -t tmpfs -o size=12g,mode=0755 loadpin-cleanroot "$root" ||
+	fail "cannot mount a tmpfs on $root"
 tar -xf "$tarball" -C "$root" || fail "cannot extract $tarball"
 mkdir -p "$root$TOP" "$root$CACHE/ccache"
 want=$(inputs_hash)
