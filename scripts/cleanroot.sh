@@ -22,10 +22,11 @@
 # The root is cached as $CACHE/cleanroot/bookworm-minbase-HASH.tar, HASH
 # of deps.sh and the apt sources: rebuilt when deps.sh changes. Each run
 # extracts it into $CACHE/cleanroot/root, on a tmpfs that goes with the
-# run (the log stays). The chroot's LOADPIN_CACHE is its own directory at the same
-# path as ours ($CACHE, inside the root): the kernel build uses absolute
-# source paths, so the same paths let the compiles hit the one shared
-# ccache, which is the only directory of ours bind-mounted into the root.
+# run (the log stays). The chroot's LOADPIN_CACHE is its own directory at
+# the same path as ours ($CACHE, inside the root): the kernel build uses
+# absolute source paths, so the same paths let the compiles hit the one
+# shared ccache, which is the only directory of ours bind-mounted into the
+# root.
 # All mounts are made in a mount namespace of our own (unshare), unmounted
 # by a trap on exit and gone with the namespace whatever happens.
 set -uo pipefail
