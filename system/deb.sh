@@ -35,17 +35,20 @@ upstream)
 esac
 obj=$CACHE/build/deb-$tree
 release=$(make -s -C "$src" kernelversion)-$( [ "$tree" = main ] && echo loadpin || echo upstream)
-# Fixed, so that a rebuild replaces the same file names.
-pkgver=$release-1$suffix
+# Fixed, so that a rebuild replaces the same file names; main-xz has the
+# same version (its packages go to a directory of their own).
+pkgver=$release-1
 t=$(date +%s)
 dst=$OUT/deb/$name
 mkdir -p "$dst"
-lv=LOCALVERSION="-${release#*-}"
+# The package build links with KBUILD_BUILD_VERSION=1 (the revision):
+# the same here, or every run relinks and repackages.
+lv=(LOCALVERSION="-${release#*-}" KBUILD_BUILD_VERSION=1)
 # The kernel and modules first (incremental, ccache), with the same
 # LOCALVERSION as the package build so that nothing relinks in between.
 # LOCALVERSION set (even to a suffix) also keeps setlocalversion from
 # adding "+" for a git tree.
-"$TOP/scripts/build.sh" -s "$src" -n "deb-$tree" "${frags[@]}" -- "$lv" bzImage modules >/dev/null
+"$TOP/scripts/build.sh" -s "$src" -n "deb-$tree" "${frags[@]}" -- "${lv[@]}" bzImage modules >/dev/null
 # Packaging again takes a minute and changes the .deb's bytes: skip it
 # when the kernel, the modules and the packaging inputs are the ones the
 # package in out/deb was made from.
@@ -60,7 +63,7 @@ if [ -f "$img" ] && [ "$(cat "$obj/.deb-stamp$suffix" 2>/dev/null)" = "$stamp" ]
 fi
 rm -f "$obj/.deb-stamp$suffix" "$CACHE/build/"linux-*_"$pkgver"_*.deb "$CACHE/build/"linux-upstream_"$pkgver"*
 # DPKG_FLAGS: no headers package, no dbg package.
-"$TOP/scripts/build.sh" -s "$src" -n "deb-$tree" "${frags[@]}" -- "$lv" \
+"$TOP/scripts/build.sh" -s "$src" -n "deb-$tree" "${frags[@]}" -- "${lv[@]}" \
 	KDEB_PKGVERSION="$pkgver" \
 	DPKG_FLAGS="-Ppkg.linux-upstream.nokernelheaders,pkg.linux-upstream.nokerneldbg" \
 	"${extra[@]}" bindeb-pkg >/dev/null
