@@ -21,10 +21,14 @@ if [ "$res" != ok ]; then
 else
 	b list_refused 0
 	check "the status counts the list" sh -c "[ \"\$(status_field verity_digests)\" = $n ] || [ -z \"\$(status_field verity_digests)\" ]"
-	expect ECANCELED "the benchmark module timed loads from vgood and vbad" lpctl finit \
-		/mnt/t/modules/lp_bench.ko "allow=/mnt/good/firmware/lp-test.bin calls=20000 rounds=5 deny=/mnt/bad/firmware/lp-test.bin denials=5000"
-	dmesg | grep "lp_bench" | sed 's/^/# /'
+	# Two loads, each figure read right after its run: upstream's report
+	# of every denial pushes older records out of the log buffer.
+	expect ECANCELED "the benchmark module timed loads from vgood" lpctl finit \
+		/mnt/t/modules/lp_bench.ko "allow=/mnt/good/firmware/lp-test.bin calls=20000 rounds=5"
 	allow=$(dmesg | sed -n 's/.*lp_bench: allow ns_per_call=\([0-9.]*\).*/\1/p' | tail -1)
+	expect ECANCELED "the benchmark module timed denials from vbad" lpctl finit \
+		/mnt/t/modules/lp_bench.ko "deny=/mnt/bad/firmware/lp-test.bin denials=5000"
+	dmesg | grep "lp_bench: " | grep -v "LoadPin:" | sed 's/^/# /'
 	deny=$(dmesg | sed -n 's/.*lp_bench: deny ns_per_call=\([0-9.]*\).*/\1/p' | tail -1)
 	denied=$(dmesg | sed -n 's/.*lp_bench: deny ns_per_call.* denied=\([0-9]*\).*/\1/p' | tail -1)
 	b verity_allow_ns $allow
