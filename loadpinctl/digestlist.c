@@ -36,8 +36,9 @@ static int hexval(unsigned char c)
 	return -1;
 }
 
-static int fail(int *lineno, int line, char *err, size_t errlen,
-		const char *fmt, ...)
+/* Report a parse error at @line: the parsers' one way of failing. */
+int lp_parse_error(int *lineno, int line, char *err, size_t errlen,
+		   const char *fmt, ...)
 {
 	va_list ap;
 
@@ -60,7 +61,7 @@ int lp_digests_parse(const char *buf, size_t len, struct lp_digest *out,
 	*lineno = 0;
 	if (len > LP_DIGESTS_MAX_SIZE)
 		/* kernel_read_file() refuses it before the parser: EFBIG. */
-		return fail(lineno, 0, err, errlen,
+		return lp_parse_error(lineno, 0, err, errlen,
 			    "the list is %zu bytes, more than the kernel reads (%d)",
 			    len, LP_DIGESTS_MAX_SIZE);
 	nul = memchr(buf, '\0', len);
@@ -69,12 +70,12 @@ int lp_digests_parse(const char *buf, size_t len, struct lp_digest *out,
 
 		for (p = buf; p < nul; p++)
 			n += *p == '\n';
-		return fail(lineno, n, err, errlen,
+		return lp_parse_error(lineno, n, err, errlen,
 			    "the list contains a NUL byte");
 	}
 	if (len < hlen + 1 || memcmp(buf, LP_DIGESTS_HEADER, hlen) ||
 	    buf[hlen] != '\n')
-		return fail(lineno, 1, err, errlen,
+		return lp_parse_error(lineno, 1, err, errlen,
 			    "the first line is not '%s'", LP_DIGESTS_HEADER);
 
 	/* Only white space at the very end of the file is ignored. */
@@ -86,14 +87,14 @@ int lp_digests_parse(const char *buf, size_t len, struct lp_digest *out,
 		struct lp_digest d = { 0 };
 
 		if (!llen || llen % 2 || llen / 2 > LP_DIGEST_MAX_BYTES)
-			return fail(lineno, n, err, errlen,
+			return lp_parse_error(lineno, n, err, errlen,
 				    "a digest is 2 to %d hex digits, an even number",
 				    2 * LP_DIGEST_MAX_BYTES);
 		for (i = 0; i < llen; i += 2) {
 			int hi = hexval(line[i]), lo = hexval(line[i + 1]);
 
 			if (hi < 0 || lo < 0)
-				return fail(lineno, n, err, errlen,
+				return lp_parse_error(lineno, n, err, errlen,
 					    "not a hex digest");
 			d.data[i / 2] = hi << 4 | lo;
 		}
@@ -104,7 +105,7 @@ int lp_digests_parse(const char *buf, size_t len, struct lp_digest *out,
 		line += llen + 1;
 	}
 	if (!*count)
-		return fail(lineno, 0, err, errlen, "the list holds no digest");
+		return lp_parse_error(lineno, 0, err, errlen, "the list holds no digest");
 	return 0;
 }
 

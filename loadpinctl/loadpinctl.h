@@ -142,6 +142,8 @@ int lp_log_line(const char *line, struct lp_event *ev);
 const char *lp_path(const char *p);
 /* Read a whole file, NUL-terminated; NULL with errno. */
 char *lp_read_file(const char *path, size_t max, size_t *len);
+int lp_parse_error(int *lineno, int line, char *err, size_t errlen,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Read and parse the status file, or print why not and return EX_*. */
 int lp_load_status(struct lp_status *st);
 /* The kernel's name of block device maj:min ("vda"), or NULL. */

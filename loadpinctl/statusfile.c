@@ -34,17 +34,6 @@ int lp_type_index(const char *name)
 	return -1;
 }
 
-static int bad(int *lineno, int n, char *err, size_t errlen,
-	       const char *fmt, ...)
-{
-	va_list ap;
-
-	*lineno = n;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static int parse_bool(const char *v)
 {
@@ -268,7 +257,7 @@ int lp_status_parse(const char *buf, size_t len, struct lp_status *st,
 	st->verity_final = -1;
 	*lineno = 0;
 	if (memchr(buf, '\0', len))
-		return bad(lineno, 0, err, errlen, "a NUL byte in the status file");
+		return lp_parse_error(lineno, 0, err, errlen, "a NUL byte in the status file");
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t llen = (nl ? nl : end) - p;
@@ -278,30 +267,30 @@ int lp_status_parse(const char *buf, size_t len, struct lp_status *st,
 
 		n++;
 		if (llen >= sizeof(line))
-			return bad(lineno, n, err, errlen, "line too long");
+			return lp_parse_error(lineno, n, err, errlen, "line too long");
 		memcpy(line, p, llen);
 		line[llen] = '\0';
 		p += llen + 1;
 		colon = strstr(line, ": ");
 		if (!colon || colon == line)
-			return bad(lineno, n, err, errlen,
+			return lp_parse_error(lineno, n, err, errlen,
 				   "not a 'key: value' line");
 		*colon = '\0';
 		if (strlen(line) >= sizeof(kv->key) ||
 		    strlen(colon + 2) >= sizeof(kv->value))
-			return bad(lineno, n, err, errlen, "key or value too long");
+			return lp_parse_error(lineno, n, err, errlen, "key or value too long");
 		for (j = 0; j < st->nkv; j++)
 			if (!strcmp(st->kv[j].key, line))
-				return bad(lineno, n, err, errlen,
+				return lp_parse_error(lineno, n, err, errlen,
 					   "key '%s' given twice", line);
 		if (st->nkv >= LP_MAX_KEYS)
-			return bad(lineno, n, err, errlen, "too many keys");
+			return lp_parse_error(lineno, n, err, errlen, "too many keys");
 		kv = &st->kv[st->nkv++];
 		strcpy(kv->key, line);
 		strcpy(kv->value, colon + 2);
 		r = parse_key(st, kv->key, kv->value);
 		if (r < 0)
-			return bad(lineno, n, err, errlen,
+			return lp_parse_error(lineno, n, err, errlen,
 				   "unexpected value for %s: '%s'", kv->key,
 				   kv->value);
 	}
@@ -310,13 +299,13 @@ int lp_status_parse(const char *buf, size_t len, struct lp_status *st,
 			if (!strcmp(st->kv[j].key, required[i]))
 				break;
 		if (j == st->nkv)
-			return bad(lineno, 0, err, errlen, "key '%s' missing",
+			return lp_parse_error(lineno, 0, err, errlen, "key '%s' missing",
 				   required[i]);
 	}
 	if (st->multi) {
 		for (i = 0; i < st->npins; i++)
 			if (!st->pin[i].state[0])
-				return bad(lineno, 0, err, errlen,
+				return lp_parse_error(lineno, 0, err, errlen,
 					   "pins: %d but no line pin%d", st->npins,
 					   i);
 	} else {
