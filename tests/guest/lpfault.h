@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +137,8 @@ static inline long status_num(const struct lp_status *st, const char *key)
 
 /*
  * Whether the text is a whole status file: "key: value" lines, each
- * ending in a newline, the keys exactly KEYS (a list "k1 k2 ... " of a
+ * ending in a newline, each value one printable token (a pin<n> line's
+ * fields are separated by single spaces), the keys exactly KEYS (a list "k1 k2 ... " of a
  * read made before; NULL to skip that). Returns NULL or what is wrong,
  * in a static buffer.
  */
@@ -144,6 +146,7 @@ static inline const char *status_malformed(const struct lp_status *st, const cha
 {
 	static char why[160];
 	const char *p = st->text, *k = keys;
+	bool pin_line;
 	int line = 0;
 
 	if (!st->len)
@@ -165,8 +168,11 @@ static inline const char *status_malformed(const struct lp_status *st, const cha
 				snprintf(why, sizeof(why), "line %d: bad key", line);
 				return why;
 			}
+		/* One token, but "pin<n>: dev fstype ro|rw state name". */
+		pin_line = !strncmp(p, "pin", 3) && p[3] >= '0' && p[3] <= '9';
 		for (c = colon + 2; c < nl; c++)
-			if ((unsigned char)*c < 0x21 || (unsigned char)*c > 0x7e) {
+			if ((unsigned char)*c < (pin_line ? 0x20 : 0x21) ||
+			    (unsigned char)*c > 0x7e) {
 				snprintf(why, sizeof(why), "line %d: bad value", line);
 				return why;
 			}
