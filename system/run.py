@@ -313,11 +313,7 @@ def main():
             print(f"# {'verdicts':28} {s.compare:>22} {s.name:>24}")
             for k in keys:
                 print(f"# {k:28} {a.get(k, '-'):>22} {b.get(k, '-'):>24}")
-    if args.no_summary:
-        print(f"# counts: {counts['PASS']} {counts['FAIL']} {counts['SKIP']}")
-    else:
-        print(f"{counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped")
-    return 1 if counts["FAIL"] else 0
+    return R.print_counts(counts, args.no_summary)
 
 
 if __name__ == "__main__":

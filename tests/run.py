@@ -616,6 +616,16 @@ def run_scenario(scn, build):
 
 # ---------------------------------------------------------------- main
 
+def print_counts(counts, no_summary):
+    """The last line: "N passed, N failed, N skipped", or for check.sh's
+    tally "# counts: P F S". Returns the exit status."""
+    if no_summary:
+        print(f"# counts: {counts['PASS']} {counts['FAIL']} {counts['SKIP']}")
+    else:
+        print(f"{counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped")
+    return 1 if counts["FAIL"] else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -671,11 +681,7 @@ def main():
     if times:
         print(f"# {len(times)} boots, {sum(times):.1f}s guest time, "
               f"{sum(times) / len(times):.1f}s per boot")
-    if args.no_summary:
-        print(f"# counts: {counts['PASS']} {counts['FAIL']} {counts['SKIP']}")
-    else:
-        print(f"{counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped")
-    return 1 if counts["FAIL"] else 0
+    return print_counts(counts, args.no_summary)
 
 
 if __name__ == "__main__":
