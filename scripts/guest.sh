@@ -73,14 +73,26 @@ done
 # modules with them, for run_kselftest.sh in the guest (busybox has no make).
 # Their modules build in the source tree (like livepatch's): one guest build
 # at a time, as check.sh, compare.sh and bench.sh run them.
+# Cleaned first: kbuild keeps a module's .mod.o built against another
+# kernel's config (its flags and its dependencies' dates can agree), and a
+# module with another kernel's struct module fails to load with ENOEXEC.
 rm -rf "$dst/kselftest"
-if [ -f "$testsrc/tools/testing/selftests/loadpin/test_modules/Makefile" ] &&
-   grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
+ksft_mods=$testsrc/tools/testing/selftests/loadpin/test_modules
+if [ -f "$ksft_mods/Makefile" ] && grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
+	make -s -C "$ksft_mods" KDIR="$obj" clean >/dev/null ||
+		die "the LoadPin kselftests' modules failed to clean"
 	make -s -C "$testsrc/tools/testing/selftests" O="$dst/kselftest-build" \
 		TARGETS=loadpin KDIR="$obj" CC="$CC" USERLDFLAGS=-static \
 		KHDR_INCLUDES="-isystem $dst/hdr/include" \
 		KSFT_INSTALL_PATH="$dst/kselftest" install >/dev/null ||
 		die "the LoadPin kselftests failed to build"
+	# Each must carry this kernel's struct module, as our own lp_a does.
+	want=$(readelf -S -W "$dst/module/lp_a.ko" | awk '/this_module/ { print $6; exit }')
+	for ko in "$dst"/kselftest/loadpin/test_modules/*.ko; do
+		got=$(readelf -S -W "$ko" | awk '/this_module/ { print $6; exit }')
+		[ "$got" = "$want" ] ||
+			die "$ko was built against another kernel (struct module 0x$got, not 0x$want)"
+	done
 fi
 
 # The initramfs.
