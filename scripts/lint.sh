@@ -17,16 +17,36 @@ RESULT_OF=lint
 # checkpatch runs spdxcheck.py with "env python3": use Debian's, which has ply.
 export PATH=/usr/bin:$PATH
 cd "$SRC" || exit 1
+# A patch that passed is not checked again while it and checkpatch (with
+# the files it reads) stay the same, byte for byte.
+passed=$CACHE/lint-passed
+mkdir -p "$passed"
+tools=$(cat scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch \
+	scripts/spdxcheck.py LICENSES/*/* | sha256sum | cut -c1-16)
 for p in $(series_files); do
+	stamp=$passed/checkpatch-$(cat "$p" | sha256sum | cut -c1-16)-$tools
+	if [ -f "$stamp" ]; then
+		result "checkpatch --strict $(basename "$p") (passed before, unchanged)" 0
+		continue
+	fi
 	out=$(scripts/checkpatch.pl --strict --quiet --ignore FILE_PATH_CHANGES "$p" 2>&1)
 	result "checkpatch --strict $(basename "$p")" "$([ -z "$out" ]; echo $?)" "$out"
+	[ -n "$out" ] || : > "$stamp"
 done
-# The series applies to the pristine tree from patches/ alone.
-wt=$(mktemp -d)
-out=$( { git worktree add -q --detach "$wt" pristine &&
-	 series_files | xargs -r git -C "$wt" am -q; } 2>&1)
+# The series applies to the pristine tree from patches/ alone and makes
+# the tree we build, in the per-patch build's worktree (kept: adding a
+# worktree of the whole kernel costs a minute).
+wt=$CACHE/bisect-src
+applies() {
+	[ -d "$wt" ] || git worktree add -q --detach "$wt" pristine || return 1
+	git -C "$wt" am --abort >/dev/null 2>&1
+	git -C "$wt" checkout -q -f --detach pristine &&
+		series_files | xargs -r git -C "$wt" am -q || return 1
+	[ "$(git -C "$wt" rev-parse 'HEAD^{tree}')" = "$(git rev-parse 'HEAD^{tree}')" ] ||
+		{ echo "patches/ does not make the tree at $SRC (make refresh)"; return 1; }
+}
+out=$(applies 2>&1)
 result "series applies with git am to the pristine tree" $? "$out"
-git worktree remove --force "$wt" >/dev/null 2>&1; rm -rf "$wt"
 
 # New files must have a maintainer (what FILE_PATH_CHANGES asks about).
 orphans=$(git diff --name-only --diff-filter=A pristine HEAD |
@@ -66,7 +86,7 @@ result "coccicheck MODE=report M=security/loadpin" $? "$out"
 # directories the series touches, at each commit, in a worktree of their
 # own with W=1. Skipped when this very series passed before.
 bisect_check() {
-	local wt=$CACHE/bisect-src obj=$CACHE/build/bisect c n=0 out
+	local obj=$CACHE/build/bisect c n=0 out
 	[ "$(cat "$obj/.passed" 2>/dev/null)" = "$(series_hash)" ] && return 0
 	[ -d "$wt" ] || git worktree add -q --detach "$wt" pristine || return 1
 	mkdir -p "$obj"
