@@ -41,18 +41,28 @@ finish() {
 }
 
 start=$(date +%s)
+last=$start
+lap() {		# lap PHASE: how long PHASE took, for the README's figures
+	local now
+	now=$(date +%s)
+	echo "# time: $1 $((now - last))s (at $((now - start))s)"
+	last=$now
+}
 step "dependencies installed" "$TOP/scripts/deps.sh" || finish
 step "series applies to the pristine tree" "$TOP/scripts/tree.sh" || finish
 step "kernel builds" quiet "$TOP/scripts/kernel.sh" main || finish
 step "guest programs and initramfs build" quiet "$TOP/scripts/guest.sh" -n main || finish
+lap "set-up, main kernel and guest"
 # deps.sh and make demo in a clean Debian 12 root, so that nothing this
 # machine has can hide a missing package. After the main kernel, so that
 # its compiles can hit the shared ccache. Skipped (a pass) when its last
 # run passed with the same inputs; LOADPIN_CLEANROOT=0 leaves it out.
 if [ "${LOADPIN_CLEANROOT:-1}" != 0 ]; then
 	step "deps.sh and make demo pass in a clean Debian 12 root" "$TOP/scripts/cleanroot.sh"
+	lap "clean root"
 fi
 tally "$TOP/scripts/lint.sh" --counts
+lap lint
 # The kernel without LoadPin, built whole (cached per series). The lean and
 # bare variants rebuild most of the kernel (about 4.5 minutes each, cold):
 # make matrix runs them. LOADPIN_MATRIX=all runs them here too, 0 none.
@@ -66,7 +76,9 @@ esac
 step "loadpinctl and its tests build" quiet make -s -C "$TOP/loadpinctl" SRC="$SRC" \
 	loadpinctl tests/unit tests/fuzz &&
 	tally "$TOP/loadpinctl/tests/run.sh" --counts
+lap "matrix and loadpinctl"
 suite --build main ${LOADPIN_SCENARIOS:-}
+lap "main kernel scenarios"
 # A real Debian 12 system on the kernel packaged with make deb (make
 # system runs every system scenario). Not by default: the package's
 # kernel is a build of its own, about 13 minutes more on a cold cache,
@@ -81,19 +93,28 @@ esac
 case " ${LOADPIN_SCENARIOS:-audit} " in
 *" audit "*) tally "$TOP/tests/ausearch.sh" --counts main ;;
 esac
+# The debug and KCSAN kernels boot again only the scenarios whose inputs
+# changed since their last pass there: the kernel image, the initramfs
+# (reproducible), the scenario, the runner, QEMU (run.py --reuse-passes;
+# each one reused is one skip). The main kernel boots every scenario every
+# time. LOADPIN_RERUN=1 boots them all.
+reuse=--reuse-passes
+[ "${LOADPIN_RERUN:-0}" = 0 ] || reuse=
 # The debug kernel (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, UBSAN, kmemleak) runs
 # the same scenarios with panic_on_warn=1. LOADPIN_DEBUG=0 skips it.
 if [ "${LOADPIN_DEBUG:-1}" != 0 ]; then
 	step "debug kernel builds" quiet "$TOP/scripts/kernel.sh" debug &&
 	step "debug guest programs and initramfs build" quiet "$TOP/scripts/guest.sh" -n debug &&
-	suite --build debug --cmdline panic_on_warn=1 --timeout-factor 3 ${LOADPIN_SCENARIOS:-}
+	suite --build debug --cmdline panic_on_warn=1 --timeout-factor 3 $reuse ${LOADPIN_SCENARIOS:-}
+	lap "debug kernel"
 fi
 # The race kernel (KCSAN, strict) runs the concurrency scenarios. Only data
 # races with a frame in LoadPin fail; LOADPIN_KCSAN=0 skips it.
 if [ "${LOADPIN_KCSAN:-1}" != 0 ]; then
 	step "KCSAN kernel builds" quiet "$TOP/scripts/kernel.sh" kcsan &&
 	step "KCSAN guest programs and initramfs build" quiet "$TOP/scripts/guest.sh" -n kcsan &&
-	suite --build kcsan --timeout-factor 3 'race-*'
+	suite --build kcsan --timeout-factor 3 $reuse 'race-*'
+	lap "KCSAN kernel"
 fi
 echo "# make check took $(( $(date +%s) - start ))s"
 finish

@@ -110,6 +110,9 @@ cp "$dst"/bin/* "$root/bin/"
 [ -d "$dst/kselftest" ] && cp -a "$dst/kselftest" "$root/kselftest"
 python3 "$TOP/tests/run.py" --extract-guest "$root/tests/scenarios"
 "$TOP/scripts/payload.sh" "$dst" "$root/payload"
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
-	gzip -1 > "$dst/initramfs.cpio.gz"
+# Reproducible: the same files make the same image, byte for byte (run.py
+# keys the debug and KCSAN kernels' passes on it).
+find "$root" -exec touch -h -d @0 {} +
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --reproducible --quiet) |
+	gzip -n -1 > "$dst/initramfs.cpio.gz"
 echo "$dst/initramfs.cpio.gz"

@@ -548,6 +548,55 @@ def split_kcsan(console, build):
     return KCSAN_BLOCK.sub("", console), ours, foreign
 
 
+def inputs_key(scn, build):
+    """What a boot of SCN on BUILD depends on, hashed: the kernel, the
+    initramfs (reproducible: guest programs, selftests and modules, every
+    scenario's script, the payload), the scenario file, this runner and
+    payload.sh (which make the disks), QEMU and the command line."""
+    h = hashlib.sha256()
+    for path in (os.path.join(CACHE, "build", build, "arch/x86/boot/bzImage"),
+                 os.path.join(OUT, "guest", build, "initramfs.cpio.gz"),
+                 scn.path, os.path.abspath(__file__),
+                 os.path.join(TOP, "scripts", "payload.sh")):
+        with open(path, "rb") as f:
+            h.update(hashlib.sha256(f.read()).digest())
+    qemu = os.environ.get("LOADPIN_QEMU", "qemu-system-x86_64")
+    version = subprocess.run([qemu, "--version"], capture_output=True,
+                             text=True).stdout
+    for part in (version, EXTRA_CMDLINE, str(scn.timeout),
+                 os.environ.get("LOADPIN_QEMU_ACCEL", "tcg"),
+                 os.environ.get("LOADPIN_QEMU_MEM", "512")):
+        h.update(part.encode() + b"\0")
+    return h.hexdigest()
+
+
+def passed_stamp(scn, build):
+    return os.path.join(CACHE, "passed", build, scn.name)
+
+
+def reused_pass(scn, build):
+    """With --reuse-passes: SCN's last boot on BUILD, with these very
+    inputs, passed every check. Returns the key, or None."""
+    try:
+        key = inputs_key(scn, build)
+        with open(passed_stamp(scn, build)) as f:
+            return key if f.read().strip() == key else None
+    except OSError:
+        return None
+
+
+def record_pass(scn, build, results):
+    if any(status == "FAIL" for status, _, _ in results):
+        try:
+            os.unlink(passed_stamp(scn, build))
+        except OSError:
+            pass
+        return
+    os.makedirs(os.path.dirname(passed_stamp(scn, build)), exist_ok=True)
+    with open(passed_stamp(scn, build), "w") as f:
+        f.write(inputs_key(scn, build) + "\n")
+
+
 def run_scenario(scn, build):
     rundir = os.path.join(OUT, "logs", build, scn.name)
     shutil.rmtree(rundir, ignore_errors=True)
@@ -611,6 +660,7 @@ def run_scenario(scn, build):
     elif reports:
         why = "kernel report: " + reports[0].strip()
     results.append(("FAIL" if why else "PASS", "boot", why))
+    record_pass(scn, build, results)
     return results, elapsed
 
 
@@ -641,6 +691,9 @@ def main():
                     help="write each scenario's guest script to DIR/NAME.sh")
     ap.add_argument("--bench", action="store_true",
                     help="run the benchmark scenarios (bench/scenarios) instead")
+    ap.add_argument("--reuse-passes", action="store_true",
+                    help="skip a scenario whose last boot with the same inputs "
+                    "(kernel, initramfs, scenario, runner, QEMU) passed")
     ap.add_argument("--no-summary", action="store_true",
                     help="print the counts as '# counts: P F S' for a caller to add up")
     args = ap.parse_args()
@@ -667,6 +720,17 @@ def main():
 
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
     times = []
+    if args.reuse_passes:
+        run = []
+        for s in scns:
+            key = reused_pass(s, args.build)
+            if key is None:
+                run.append(s)
+                continue
+            counts["SKIP"] += 1
+            print(f"SKIP {args.build}:{s.name}: boot  -- passed before with the "
+                  f"same inputs ({key[:12]}); LOADPIN_RERUN=1 boots it", flush=True)
+        scns = run
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futs = [(s, pool.submit(run_scenario, s, args.build)) for s in scns]
         for s, fut in futs:
