@@ -127,6 +127,12 @@ if [ -d "$st" ]; then
 	cp "$st"/*.sh "$st/config" "$st/settings" "$root/usr/lib/loadpin-system/selftests/firmware/"
 	gcc -static -O2 -o "$root/usr/lib/loadpin-system/selftests/firmware/fw_namespace" "$st/fw_namespace.c"
 fi
+# And the kmod selftests (sys-kmod): one script, unchanged.
+st=$SRC/tools/testing/selftests/kmod
+if [ -d "$st" ]; then
+	mkdir -p "$root/usr/lib/loadpin-system/selftests/kmod"
+	cp "$st/kmod.sh" "$st/config" "$root/usr/lib/loadpin-system/selftests/kmod/"
+fi
 mkdir -p "$root/lib/firmware"
 printf 'loadpin system test firmware\n' > "$root/lib/firmware/loadpin-test.bin"
 dummy=$(find "$root/lib/modules/$kver" -name 'dummy.ko*' | head -n 1)

@@ -22,9 +22,11 @@ sources=("deb $MIRROR/debian bookworm main"
 # daemon, kexec-tools, cryptsetup-bin for veritysetup) and what the
 # checks and Debian's initramfs need: zstd (initramfs-tools' default
 # compression), e2fsprogs (fsck of /var), procps, xz-utils (to make an
-# xz module in the guest), busybox for the initramfs' shell tools.
+# xz module in the guest), busybox for the initramfs' shell tools,
+# libcap2-bin (capsh, which the kmod selftests run).
 pkgs=(systemd systemd-sysv udev kmod initramfs-tools auditd kexec-tools
-      cryptsetup-bin e2fsprogs zstd procps xz-utils busybox util-linux)
+      cryptsetup-bin e2fsprogs zstd procps xz-utils busybox util-linux
+      libcap2-bin)
 
 dir=$CACHE/system
 mkdir -p "$dir"
