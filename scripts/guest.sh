@@ -111,8 +111,11 @@ cp "$dst"/bin/* "$root/bin/"
 python3 "$TOP/tests/run.py" --extract-guest "$root/tests/scenarios"
 "$TOP/scripts/payload.sh" "$dst" "$root/payload"
 # Reproducible: the same files make the same image, byte for byte (run.py
-# keys the debug and KCSAN kernels' passes on it).
+# keys the debug and KCSAN kernels' passes on it). Not compressed: the
+# guest then unpacks it about 0.4 s sooner a boot (1.1 s on the debug
+# kernel), and QEMU reads 15 MB from the page cache either way.
 find "$root" -exec touch -h -d @0 {} +
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --reproducible --quiet) |
-	gzip -n -1 > "$dst/initramfs.cpio.gz"
-echo "$dst/initramfs.cpio.gz"
+rm -f "$dst/initramfs.cpio.gz"
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --reproducible --quiet) \
+	> "$dst/initramfs.cpio"
+echo "$dst/initramfs.cpio"

@@ -372,7 +372,7 @@ def _build_image(build, image):
     imgdir = os.path.join(OUT, "images", build)
     os.makedirs(imgdir, exist_ok=True)
     path = os.path.join(imgdir, image)
-    stamp = os.path.join(guest, "initramfs.cpio.gz")
+    stamp = os.path.join(guest, "initramfs.cpio")
     payload, _, fs = image.rpartition(".")
     if fs in ("verity-data", "verity-hash"):
         if payload not in VERITY_IMAGES:
@@ -453,7 +453,7 @@ EXTRA_CMDLINE = ""
 
 def qemu_cmd(scn, build, rundir):
     kernel = os.path.join(CACHE, "build", build, "arch/x86/boot/bzImage")
-    initrd = os.path.join(OUT, "guest", build, "initramfs.cpio.gz")
+    initrd = os.path.join(OUT, "guest", build, "initramfs.cpio")
     accel = os.environ.get("LOADPIN_QEMU_ACCEL", "tcg")
     cmdline = (f"console=ttyS0 panic=-1 oops=panic lptest={scn.name} "
                f"{EXTRA_CMDLINE} {scn.cmdline}")
@@ -555,7 +555,7 @@ def inputs_key(scn, build):
     payload.sh (which make the disks), QEMU and the command line."""
     h = hashlib.sha256()
     for path in (os.path.join(CACHE, "build", build, "arch/x86/boot/bzImage"),
-                 os.path.join(OUT, "guest", build, "initramfs.cpio.gz"),
+                 os.path.join(OUT, "guest", build, "initramfs.cpio"),
                  scn.path, os.path.abspath(__file__),
                  os.path.join(TOP, "scripts", "payload.sh")):
         with open(path, "rb") as f:
