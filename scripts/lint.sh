@@ -38,6 +38,11 @@ done
 # worktree of the whole kernel costs a minute).
 wt=$CACHE/bisect-src
 applies() {
+	# A worktree whose repository was made anew is gone for git: add it again.
+	if [ -d "$wt" ] && ! git -C "$wt" rev-parse -q --verify pristine >/dev/null 2>&1; then
+		rm -rf "$wt"
+		git worktree prune
+	fi
 	[ -d "$wt" ] || git worktree add -q --detach "$wt" pristine || return 1
 	git -C "$wt" am --abort >/dev/null 2>&1
 	git -C "$wt" checkout -q -f --detach pristine &&
