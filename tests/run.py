@@ -58,6 +58,7 @@ listed in the log directory's kcsan-foreign.txt but not failed.
 import argparse
 import concurrent.futures
 import fnmatch
+import functools
 import hashlib
 import os
 import re
@@ -548,6 +549,22 @@ def split_kcsan(console, build):
     return KCSAN_BLOCK.sub("", console), ours, foreign
 
 
+@functools.lru_cache(maxsize=None)
+def _digest(path, mtime_ns, size):
+    """sha256 of PATH as it is at MTIME_NS and SIZE (so hashed once a run)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.digest()
+
+
+@functools.lru_cache(maxsize=None)
+def _qemu_version(qemu):
+    return subprocess.run([qemu, "--version"], capture_output=True,
+                          text=True).stdout
+
+
 def inputs_key(scn, build):
     """What a boot of SCN on BUILD depends on, hashed: the kernel, the
     initramfs (reproducible: guest programs, selftests and modules, every
@@ -558,11 +575,9 @@ def inputs_key(scn, build):
                  os.path.join(OUT, "guest", build, "initramfs.cpio"),
                  scn.path, os.path.abspath(__file__),
                  os.path.join(TOP, "scripts", "payload.sh")):
-        with open(path, "rb") as f:
-            h.update(hashlib.sha256(f.read()).digest())
-    qemu = os.environ.get("LOADPIN_QEMU", "qemu-system-x86_64")
-    version = subprocess.run([qemu, "--version"], capture_output=True,
-                             text=True).stdout
+        st = os.stat(path)
+        h.update(_digest(path, st.st_mtime_ns, st.st_size))
+    version = _qemu_version(os.environ.get("LOADPIN_QEMU", "qemu-system-x86_64"))
     for part in (version, EXTRA_CMDLINE, str(scn.timeout),
                  os.environ.get("LOADPIN_QEMU_ACCEL", "tcg"),
                  os.environ.get("LOADPIN_QEMU_MEM", "512")):
