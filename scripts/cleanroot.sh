@@ -46,7 +46,7 @@ PATH_IN_ROOT=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 # kernel's build (headers_install runs rsync), lint (checkpatch, sparse,
 # coccicheck's spatch and the OCaml it compiles scripts with), and this
 # script's own.
-commands=(make gcc ld ar nm size ccache bc bison flex perl python3 git tar xz
+commands=(make gcc ld ar nm size readelf ccache bc bison flex perl python3 git tar xz
 	  gzip cpio rsync cmp awk sha256sum flock mkfs.ext4 mke2fs debugfs
 	  e2fsck veritysetup mksquashfs sfdisk dd qemu-system-x86_64 sparse
 	  spatch ocamlfind ocamlopt mmdebstrap unshare chroot mount

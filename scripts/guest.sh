@@ -87,9 +87,10 @@ if [ -f "$ksft_mods/Makefile" ] && grep -q '^CONFIG_MODULES=y' "$obj/.config"; t
 		KSFT_INSTALL_PATH="$dst/kselftest" install >/dev/null ||
 		die "the LoadPin kselftests failed to build"
 	# Each must carry this kernel's struct module, as our own lp_a does.
-	want=$(readelf -S -W "$dst/module/lp_a.ko" | awk '/this_module/ { print $6; exit }')
+	this_module_size() { readelf -S -W "$1" | awk '/this_module/ { print $6; exit }'; }
+	want=$(this_module_size "$dst/module/lp_a.ko")
 	for ko in "$dst"/kselftest/loadpin/test_modules/*.ko; do
-		got=$(readelf -S -W "$ko" | awk '/this_module/ { print $6; exit }')
+		got=$(this_module_size "$ko")
 		[ "$got" = "$want" ] ||
 			die "$ko was built against another kernel (struct module 0x$got, not 0x$want)"
 	done

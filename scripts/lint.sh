@@ -24,7 +24,7 @@ mkdir -p "$passed"
 tools=$(cat scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch \
 	scripts/spdxcheck.py LICENSES/*/* | sha256sum | cut -c1-16)
 for p in $(series_files); do
-	stamp=$passed/checkpatch-$(cat "$p" | sha256sum | cut -c1-16)-$tools
+	stamp=$passed/checkpatch-$(sha256sum < "$p" | cut -c1-16)-$tools
 	if [ -f "$stamp" ]; then
 		result "checkpatch --strict $(basename "$p") (passed before, unchanged)" 0
 		continue
@@ -37,13 +37,15 @@ done
 # the tree we build, in the per-patch build's worktree (kept: adding a
 # worktree of the whole kernel costs a minute).
 wt=$CACHE/bisect-src
-applies() {
-	# A worktree whose repository was made anew is gone for git: add it again.
+worktree() {	# the kept worktree, added again when its repository was made anew
 	if [ -d "$wt" ] && ! git -C "$wt" rev-parse -q --verify pristine >/dev/null 2>&1; then
 		rm -rf "$wt"
 		git worktree prune
 	fi
-	[ -d "$wt" ] || git worktree add -q --detach "$wt" pristine || return 1
+	[ -d "$wt" ] || git worktree add -q --detach "$wt" pristine
+}
+applies() {
+	worktree || return 1
 	git -C "$wt" am --abort >/dev/null 2>&1
 	git -C "$wt" checkout -q -f --detach pristine &&
 		series_files | xargs -r git -C "$wt" am -q || return 1
@@ -93,7 +95,7 @@ result "coccicheck MODE=report M=security/loadpin" $? "$out"
 bisect_check() {
 	local obj=$CACHE/build/bisect c n=0 out
 	[ "$(cat "$obj/.passed" 2>/dev/null)" = "$(series_hash)" ] && return 0
-	[ -d "$wt" ] || git worktree add -q --detach "$wt" pristine || return 1
+	worktree || return 1
 	mkdir -p "$obj"
 	cp "$CACHE/build/main/.config" "$obj/.config"
 	for c in $(git rev-list --reverse pristine..HEAD); do
