@@ -8,7 +8,9 @@ tests/guest/lib.sh sourced). Header keys:
 
   desc:     one line saying what the scenario shows
   cmdline:  extra kernel command line
-  disk:     IMAGE [ro|rw] (repeatable: vda, vdb, ...); IMAGE is
+  disk:     IMAGE [ro|rw] [nvme] (repeatable: vda, vdb, ...; with
+            "nvme" an NVMe namespace instead, nvme0n1, nvme1n1, ..., whose
+            partitions take numbers from the shared 259 pool); IMAGE is
             PAYLOAD.FS with FS one of ext4, squashfs, gpt (a GPT disk
             whose partition 1, PARTLABEL "loadpin-root", PARTUUID
             6c0a7b3e-1d2f-4e5a-9b8c-7d6e5f4a3b2c, holds the payload as
@@ -121,9 +123,12 @@ class Scenario:
                 self.cmdline = (self.cmdline + " " + val).strip()
             elif key == "disk":
                 parts = val.split()
+                nvme = parts[-1:] == ["nvme"] and len(parts) > 1
+                if nvme:
+                    parts = parts[:-1]
                 if len(parts) not in (1, 2) or parts[1:] not in ([], ["ro"], ["rw"]):
-                    raise ValueError(f"{path}:{n}: disk: IMAGE [ro|rw]")
-                self.disks.append((parts[0], parts[1:] == ["ro"]))
+                    raise ValueError(f"{path}:{n}: disk: IMAGE [ro|rw] [nvme]")
+                self.disks.append((parts[0], parts[1:] == ["ro"], nvme))
             elif key == "smp":
                 self.smp = int(val)
             elif key == "timeout":
@@ -469,7 +474,7 @@ def qemu_cmd(scn, build, rundir):
         # No 5-level paging: a KASAN kernel on TCG's la57 saw a wild access
         # in an early-boot interrupt (identify_cpu), before any LoadPin code.
         cmd[1:1] = ["-cpu", "max,la57=off"]
-    for i, (image, ro) in enumerate(scn.disks):
+    for i, (image, ro, nvme) in enumerate(scn.disks):
         src = build_image(build, image)
         if ro:
             path, extra = src, ",readonly=on"
@@ -479,7 +484,11 @@ def qemu_cmd(scn, build, rundir):
             path = os.path.join(rundir, f"vd{chr(ord('a') + i)}.img")
             shutil.copy(src, path)
             extra = ""
-        cmd += ["-drive", f"file={path},format=raw,if=virtio{extra}"]
+        if nvme:
+            cmd += ["-drive", f"file={path},format=raw,if=none,id=nvme{i}{extra}",
+                    "-device", f"nvme,serial=lp{i},drive=nvme{i}"]
+        else:
+            cmd += ["-drive", f"file={path},format=raw,if=virtio{extra}"]
     return cmd
 
 

@@ -18,6 +18,11 @@
  *                               argument (0x4c01 is LOOP_CLR_FD)
  *   lpctl read PATH             print PATH (securityfs/status files)
  *   lpctl nocap-write PATH VAL  drop every capability, stay uid 0, write VAL
+ *   lpctl nocap CMD ARG...      drop every capability, stay uid 0, run the
+ *                               lpctl command CMD
+ *   lpctl delpart DISK N        BLKPG_DEL_PARTITION of partition N of DISK
+ *   lpctl move-as UID SRC DST   mount(SRC, DST, MS_MOVE) as UID (and GID),
+ *                               no supplementary groups
  *   lpctl cros-feed open|fopen LIST
  *                               the digest feed of ChromeOS's chromeos_startup
  */
@@ -28,11 +33,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <grp.h>
 #include <libgen.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <linux/blkpg.h>
 #include <linux/capability.h>
 #include <linux/kexec.h>
 
@@ -193,17 +201,52 @@ static int do_read(const char *path)
 	return n < 0 ? errno : 0;
 }
 
-/* A uid 0 without capabilities: what a sysctl's own check must refuse. */
-static int do_nocap_write(const char *path, const char *val)
+/* Become a uid 0 without capabilities: what a capability check refuses. */
+static int drop_caps(void)
 {
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
 
-	if (syscall(SYS_capset, &hdr, data))
+	return syscall(SYS_capset, &hdr, data) ? errno : 0;
+}
+
+static int do_nocap_write(const char *path, const char *val)
+{
+	int e = drop_caps();
+
+	return e ? e : write_str(path, val);
+}
+
+/* An unprivileged user's mount --move: what may_mount() refuses. */
+static int do_move_as(const char *uid, const char *src, const char *dst)
+{
+	uid_t id = strtoul(uid, NULL, 0);
+
+	if (setgroups(0, NULL) || setgid(id) || setuid(id))
 		return errno;
-	return write_str(path, val);
+	return mount(src, dst, NULL, MS_MOVE, NULL) ? errno : 0;
+}
+
+/* Delete a partition, as delpart(8) does: its number is free again. */
+static int do_delpart(const char *disk, const char *partno)
+{
+	struct blkpg_partition part = { .pno = atoi(partno) };
+	struct blkpg_ioctl_arg arg = {
+		.op = BLKPG_DEL_PARTITION,
+		.datalen = sizeof(part),
+		.data = &part,
+	};
+	int fd = open(disk, O_RDONLY | O_CLOEXEC);
+	int e = 0;
+
+	if (fd < 0)
+		return errno;
+	if (ioctl(fd, BLKPG, &arg))
+		e = errno;
+	close(fd);
+	return e;
 }
 
 /*
@@ -242,7 +285,7 @@ static int do_cros_feed(const char *how, const char *list)
 	return e;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
 	const char *a = argc > 2 ? argv[2] : NULL;
@@ -251,7 +294,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "seal"))
 		return done(do_seal(a));
 	if (!a) {
-		fprintf(stderr, "usage: lpctl finit|init|rmmod|fw|kexec|kexec-memfd|verity|seal|read|nocap-write ARG...\n");
+		fprintf(stderr, "usage: lpctl finit|init|rmmod|fw|kexec|kexec-memfd|verity|seal|read|nocap-write|nocap|delpart ARG...\n");
 		return 2;
 	}
 	if (!strcmp(cmd, "finit"))
@@ -274,6 +317,15 @@ int main(int argc, char **argv)
 		return done(do_cros_feed(a, b));
 	if (!strcmp(cmd, "nocap-write") && b)
 		return done(do_nocap_write(a, b));
+	if (!strcmp(cmd, "nocap")) {
+		int e = drop_caps();
+
+		return e ? done(e) : run(argc - 1, argv + 1);
+	}
+	if (!strcmp(cmd, "delpart") && b)
+		return done(do_delpart(a, b));
+	if (!strcmp(cmd, "move-as") && b && argc > 4)
+		return done(do_move_as(a, b, argv[4]));
 	if (!strcmp(cmd, "read")) {
 		int e = do_read(a);
 
@@ -281,4 +333,9 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "lpctl: unknown command '%s'\n", cmd);
 	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	return run(argc, argv);
 }

@@ -6,10 +6,16 @@
  *   lpdm create NAME "TABLE"   DM_DEV_CREATE, DM_TABLE_LOAD (read-only,
  *                              one target), DM_DEV_SUSPEND (resume);
  *                              prints the block device ("/dev/dm-N")
+ *   lpdm reload NAME "TABLE"   DM_TABLE_LOAD (read-only, one target) on
+ *                              an existing device, DM_DEV_SUSPEND
+ *                              (suspend), DM_DEV_SUSPEND (resume): the
+ *                              new table replaces the live one
  *   lpdm remove NAME           DM_DEV_REMOVE
  *
  * TABLE is one dm table line, "START LENGTH TYPE PARAMS...", e.g.
  *   0 8192 verity 1 /dev/vdb /dev/vdc 4096 4096 1024 1 sha256 ROOT SALT
+ * With LPDM_RW=1 in the environment the table is read-write, as lvm2's
+ * are.
  * Like lpctl, the last line printed is "ok" or the errno name of the call
  * that failed, and the exit status is 0 or that errno. A create that
  * fails after DM_DEV_CREATE removes the device again.
@@ -65,7 +71,8 @@ static int dm_remove(int ctl, const char *name)
 	return e;
 }
 
-static int dm_create(int ctl, const char *name, const char *table)
+/* DM_TABLE_LOAD of TABLE, read-only, into NAME's inactive slot. */
+static int dm_load(int ctl, const char *name, const char *table)
 {
 	unsigned long long start, length;
 	struct dm_target_spec *spec;
@@ -80,26 +87,14 @@ static int dm_create(int ctl, const char *name, const char *table)
 		return EINVAL;
 	}
 	plen = strlen(table + n) + 1;
-	used = sizeof(*io) + sizeof(*spec) + plen;
-	if (used > DM_BUF_SIZE || strlen(name) >= DM_NAME_LEN)
+	used = sizeof(*io) + sizeof(struct dm_target_spec) + plen;
+	if (used > DM_BUF_SIZE)
 		return ENAMETOOLONG;
-
-	io = dm_new(name);
-	if (!io)
-		return ENOMEM;
-	e = dm_call(ctl, DM_DEV_CREATE, io);
-	if (e) {
-		fprintf(stderr, "lpdm: DM_DEV_CREATE %s failed\n", name);
-		free(io);
-		return e;
-	}
-
-	free(io);
 	io = dm_new(name);
 	if (!io)
 		return ENOMEM;
 	/* verity insists on a read-only table. */
-	io->flags = DM_READONLY_FLAG;
+	io->flags = getenv("LPDM_RW") ? 0 : DM_READONLY_FLAG;
 	io->target_count = 1;
 	spec = (struct dm_target_spec *)((char *)io + io->data_start);
 	spec->sector_start = start;
@@ -109,28 +104,67 @@ static int dm_create(int ctl, const char *name, const char *table)
 	memcpy(spec + 1, table + n, plen);
 	io->data_size = (used + 7) & ~7UL;
 	e = dm_call(ctl, DM_TABLE_LOAD, io);
-	if (e) {
+	if (e)
 		fprintf(stderr, "lpdm: DM_TABLE_LOAD %s failed\n", name);
-		goto remove;
-	}
-
 	free(io);
+	return e;
+}
+
+/*
+ * DM_DEV_SUSPEND: with @flags DM_SUSPEND_FLAG it suspends, without it
+ * resumes, making a loaded table live. Prints the device on a resume.
+ */
+static int dm_suspend(int ctl, const char *name, unsigned int flags)
+{
+	struct dm_ioctl *io = dm_new(name);
+	int e;
+
+	if (!io)
+		return ENOMEM;
+	io->flags = flags;
+	e = dm_call(ctl, DM_DEV_SUSPEND, io);
+	if (e)
+		fprintf(stderr, "lpdm: %s %s failed\n",
+			flags ? "suspending" : "resuming", name);
+	else if (!flags)
+		printf("/dev/dm-%u\n", minor((dev_t)io->dev));
+	free(io);
+	return e;
+}
+
+static int dm_create(int ctl, const char *name, const char *table)
+{
+	struct dm_ioctl *io;
+	int e;
+
+	if (strlen(name) >= DM_NAME_LEN)
+		return ENAMETOOLONG;
 	io = dm_new(name);
 	if (!io)
 		return ENOMEM;
-	/* DM_DEV_SUSPEND without DM_SUSPEND_FLAG resumes: the table goes live. */
-	e = dm_call(ctl, DM_DEV_SUSPEND, io);
+	e = dm_call(ctl, DM_DEV_CREATE, io);
+	free(io);
 	if (e) {
-		fprintf(stderr, "lpdm: resuming %s failed\n", name);
-		goto remove;
+		fprintf(stderr, "lpdm: DM_DEV_CREATE %s failed\n", name);
+		return e;
 	}
-	printf("/dev/dm-%u\n", minor((dev_t)io->dev));
-	free(io);
-	return 0;
+	e = dm_load(ctl, name, table);
+	if (!e)
+		e = dm_suspend(ctl, name, 0);
+	if (e)
+		dm_remove(ctl, name);
+	return e;
+}
 
-remove:
-	free(io);
-	dm_remove(ctl, name);
+/* Replace the live table of NAME, as lvm2 and dmsetup reload do. */
+static int dm_reload(int ctl, const char *name, const char *table)
+{
+	int e = dm_load(ctl, name, table);
+
+	if (!e)
+		e = dm_suspend(ctl, name, DM_SUSPEND_FLAG);
+	if (!e)
+		e = dm_suspend(ctl, name, 0);
 	return e;
 }
 
@@ -139,9 +173,9 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 1 ? argv[1] : "";
 	int ctl, e;
 
-	if (!((argc == 4 && !strcmp(cmd, "create")) ||
+	if (!((argc == 4 && (!strcmp(cmd, "create") || !strcmp(cmd, "reload"))) ||
 	      (argc == 3 && !strcmp(cmd, "remove")))) {
-		fprintf(stderr, "usage: lpdm create NAME \"TABLE\" | lpdm remove NAME\n");
+		fprintf(stderr, "usage: lpdm create|reload NAME \"TABLE\" | lpdm remove NAME\n");
 		return 2;
 	}
 	ctl = open(DM_CONTROL, O_RDWR | O_CLOEXEC);
@@ -151,6 +185,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "create"))
 		e = dm_create(ctl, argv[2], argv[3]);
+	else if (!strcmp(cmd, "reload"))
+		e = dm_reload(ctl, argv[2], argv[3]);
 	else
 		e = dm_remove(ctl, argv[2]);
 	close(ctl);
