@@ -220,7 +220,8 @@ static void print_human(const struct lp_status *st)
 	if (strcmp(st->root, "any") && strcmp(st->root, "invalid")) {
 		for (i = 0; i < st->nroot_dev; i++)
 			printf("%s%s", i ? ", " : " (is ", !strcmp(st->root_dev[i], "-") ?
-			       "not resolved yet" : st->root_dev[i]);
+			       "not resolved yet" : !strcmp(st->root_dev[i], "gone") ?
+			       "gone: its device went away" : st->root_dev[i]);
 		if (st->nroot_dev)
 			printf(")");
 	}

@@ -113,14 +113,17 @@ static int parse_root_dev(struct lp_status *st, const char *v)
 {
 	char buf[256], *tok, *save;
 
-	/* One entry per loadpin.root= device, "-" while unresolved. */
+	/*
+	 * One entry per loadpin.root= device, "-" while unresolved, "gone"
+	 * once the device it resolved to went away.
+	 */
 	st->nroot_dev = 0;
 	if (!copy(buf, sizeof(buf), v) || !*v || v[strlen(v) - 1] == ',' ||
 	    *v == ',' || strstr(v, ",,"))
 		return -1;
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if ((strcmp(tok, "-") && !is_devt(tok)) ||
+		if ((strcmp(tok, "-") && strcmp(tok, "gone") && !is_devt(tok)) ||
 		    st->nroot_dev >= LP_MAX_PINS)
 			return -1;
 		strcpy(st->root_dev[st->nroot_dev++], tok);
