@@ -6,6 +6,7 @@
 set -euo pipefail
 pkgs=(linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
       cpio xz-utils gzip kmod git perl python3 ccache e2fsprogs squashfs-tools
+      erofs-utils	# the multi-device (erofs --blobdev) scenario
       cryptsetup-bin qemu-system-x86 busybox-static sparse coccinelle
       binutils python3-ply python3-git fdisk rsync
       ocaml-nox	# coccicheck runs semantic patches with OCaml scripts

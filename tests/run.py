@@ -11,11 +11,12 @@ tests/guest/lib.sh sourced). Header keys:
   disk:     IMAGE [ro|rw] [nvme] (repeatable: vda, vdb, ...; with
             "nvme" an NVMe namespace instead, nvme0n1, nvme1n1, ..., whose
             partitions take numbers from the shared 259 pool); IMAGE is
-            PAYLOAD.FS with FS one of ext4, squashfs, gpt (a GPT disk
+            PAYLOAD.FS with FS one of ext4, squashfs, erofs, gpt (a GPT disk
             whose partition 1, PARTLABEL "loadpin-root", PARTUUID
             6c0a7b3e-1d2f-4e5a-9b8c-7d6e5f4a3b2c, holds the payload as
             ext4), or "scratch.ext4", or an ext4 disk pair with an external
-            journal (see below), or a dm-verity disk (see below)
+            journal, an erofs pair with an extra device, or a dm-verity
+            disk (see below)
   smp:      vCPUs (default 1)
   timeout:  seconds (default 120)
   kunit:    yes -> count the KUnit KTAP results printed at boot
@@ -35,6 +36,11 @@ VERITY_IMAGES (vgood, vbad). Attach both read-only. The trusted payload
                      and HASH for the data and hash devices, e.g.
                      sed 's|DATA|/dev/vdb|; s|HASH|/dev/vdc|' vgood.table
   vgood-ic.table     vgood with "1 ignore_corruption"
+
+erofs with an extra device: PAYLOAD.erofs-meta is an erofs image of the
+payload whose files' data (4096-byte chunks) are on the extra device
+PAYLOAD.erofs-blob (mkfs.erofs --blobdev); mount both with
+mount -t erofs -o device=/dev/vdb /dev/vda /mnt/x.
 
 External journals: PAYLOAD.ext4-extj is an ext4 image of the payload
 (4096-byte blocks) whose journal is not an inode but the external journal
@@ -223,6 +229,28 @@ JBD2_SUPERBLOCK_V2 = 4
 JBD2_INCOMPAT_CSUM = 0x8 | 0x10
 
 
+# An erofs image whose file data live on an extra device (mkfs.erofs
+# --blobdev), and that blob: mount -t erofs -o device=BLOB META. Both are
+# padded to 1 MiB.
+EROFS_KINDS = ("erofs-meta", "erofs-blob")
+EROFS_SIZE = 1 << 20
+
+
+def _mkerofs(tree, out, blob=None):
+    """Build OUT, an erofs image of TREE; with BLOB, chunked (4096-byte
+    chunks) with every file's data on the extra device BLOB."""
+    for p in (out, blob):
+        if p and os.path.exists(p):
+            os.unlink(p)
+    extra = ["--chunksize=4096", f"--blobdev={blob}"] if blob else []
+    subprocess.run(["mkfs.erofs", "--all-root", "-T0", *extra, out, tree],
+                   check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    for p in (out, blob):
+        if p and os.path.getsize(p) < EROFS_SIZE:
+            os.truncate(p, EROFS_SIZE)
+
+
 def _ext2_super(path):
     """The ext2 superblock (1024 bytes) of the image at PATH."""
     with open(path, "rb") as f:
@@ -398,6 +426,10 @@ def _build_image(build, image):
         data, journal = (os.path.join(imgdir, f"{payload}.{k}") for k in EXTJ_KINDS)
         if _fresh(data, deps) and _fresh(journal, deps) and _extj_linked(data, journal):
             return path
+    elif fs in EROFS_KINDS:
+        meta, blob = (os.path.join(imgdir, f"{payload}.{k}") for k in EROFS_KINDS)
+        if _fresh(meta, deps) and _fresh(blob, deps):
+            return path
     elif _fresh(path, deps):
         return path
     tree = _new_tree(imgdir, payload)
@@ -416,6 +448,14 @@ def _build_image(build, image):
                        stdout=subprocess.DEVNULL)
     elif fs == "gpt":
         _mkgpt(tree, payload, tmp)
+    elif fs == "erofs":
+        _mkerofs(tree, tmp)
+    elif fs in EROFS_KINDS:
+        # The blob last: a pair cut short between the two is stale.
+        _mkerofs(tree, meta + ".tmp", blob + ".tmp")
+        os.replace(meta + ".tmp", meta)
+        os.replace(blob + ".tmp", blob)
+        return path
     elif fs in EXTJ_KINDS:
         _mkext4_extj(tree, payload, data + ".tmp", journal + ".tmp")
         # Cut short between the two, the pair is not linked: rebuilt.
