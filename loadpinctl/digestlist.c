@@ -64,21 +64,17 @@ int lp_digests_parse(const char *buf, size_t len, struct lp_digest *out,
 		return lp_parse_error(lineno, 0, err, errlen,
 			    "the list is %zu bytes, more than the kernel reads (%d)",
 			    len, LP_DIGESTS_MAX_SIZE);
+	/* The kernel reads the list as upstream did: a NUL ends it. */
 	nul = memchr(buf, '\0', len);
-	if (nul) {
-		const char *p;
-
-		for (p = buf; p < nul; p++)
-			n += *p == '\n';
-		return lp_parse_error(lineno, n, err, errlen,
-			    "the list contains a NUL byte");
-	}
+	if (nul)
+		len = nul - buf;
+	end = buf + len;
 	if (len < hlen + 1 || memcmp(buf, LP_DIGESTS_HEADER, hlen) ||
 	    buf[hlen] != '\n')
 		return lp_parse_error(lineno, 1, err, errlen,
 			    "the first line is not '%s'", LP_DIGESTS_HEADER);
 
-	/* Only white space at the very end of the file is ignored. */
+	/* White space at the very end of the list is ignored. */
 	while (end > buf + hlen && kspace(end[-1]))
 		end--;
 	for (line = buf + hlen + 1, n = 2; line < end; n++) {
@@ -86,7 +82,12 @@ int lp_digests_parse(const char *buf, size_t len, struct lp_digest *out,
 		size_t llen = (nl ? nl : end) - line, i;
 		struct lp_digest d = { 0 };
 
-		if (!llen || llen % 2 || llen / 2 > LP_DIGEST_MAX_BYTES)
+		/* Blank lines between digests are skipped. */
+		if (!llen) {
+			line++;
+			continue;
+		}
+		if (llen % 2 || llen / 2 > LP_DIGEST_MAX_BYTES)
 			return lp_parse_error(lineno, n, err, errlen,
 				    "a digest is 2 to %d hex digits, an even number",
 				    2 * LP_DIGEST_MAX_BYTES);

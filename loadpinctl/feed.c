@@ -123,12 +123,12 @@ static void explain(int e, const char *list, const struct lp_status *st,
 		lp_err("refused: the kernel could not use the list's file descriptor (EBADF)");
 		return;
 	case ENOTTY:
-		lp_err("refused: this kernel's LoadPin does not know the ioctl (ENOTTY): "
-		       "upstream LoadPin has no seal");
+		lp_err("refused: this kernel does not know the ioctl (ENOTTY)");
 		return;
 	case EINVAL:
 		if (!list)
-			lp_err("refused: unknown seal flags (EINVAL)");
+			lp_err("refused (EINVAL): unknown seal flags, or a LoadPin "
+			       "without the seal ioctl (upstream LoadPin)");
 		else
 			lp_err("refused: %s is not a regular file (EINVAL); the interface "
 			       "is closed now (to close it without a list, use seal)",

@@ -151,13 +151,14 @@ static void test_status(void)
 
 struct vcase {
 	const char *name, *data;
+	size_t len;		/* bytes of data: it may hold NUL bytes */
 	int ret, count;
 	unsigned int len0;
 };
 
 #ifdef HAVE_VERITY_CASES_H
 #define LOADPIN_VERITY_CASE(name, data, ret, count, len0) \
-	{ name, data, ret, count, len0 },
+	{ name, data, sizeof(data) - 1, ret, count, len0 },
 static const struct vcase vcases[] = {
 #include "verity_cases.h"
 };
@@ -175,7 +176,7 @@ static void test_verity_cases(void)
 	for (i = 0; i < NVCASES; i++) {
 		const struct vcase *c = &vcases[i];
 
-		r = lp_digests_parse(c->data, strlen(c->data), d, 8, &count,
+		r = lp_digests_parse(c->data, c->len, d, 8, &count,
 				     &line, err, sizeof(err));
 		ok((r ? -EPROTO : 0) == c->ret &&
 		   (r ? 0 : (int)count) == c->count &&
@@ -207,7 +208,8 @@ static void test_digests(void)
 	   "digests: values as the kernel's test_parse_verity_values");
 	r = lp_digests_parse(HDR "aa\0bb\n", sizeof(HDR) + 5, d, 4, &count, &line,
 			     err, sizeof(err));
-	ok(r && line == 2 && strstr(err, "NUL"), "digests: NUL byte at line 2 refused");
+	ok(!r && count == 1 && d[0].len == 1 && d[0].data[0] == 0xaa,
+	   "digests: a NUL ends the list, as in the kernel");
 	r = lp_digests_parse(HDR D32 "\n0g\n", strlen(HDR D32 "\n0g\n"), d, 4, &count,
 			     &line, err, sizeof(err));
 	ok(r && line == 3 && !strcmp(err, "not a hex digest"),
@@ -316,8 +318,8 @@ static void test_log(void)
 	ok(k == LP_EV_DECISION && !strcmp(e.obj, "/a b\\x22c"), "log: an escaped path");
 	k = lp_log_line("[ 9.0] LoadPin: 9990 reports suppressed (counters: /sys/kernel/security/loadpin/status)", &e);
 	ok(k == LP_EV_SUPPRESSED && e.suppressed == 9990, "log: a suppressed summary");
-	k = lp_log_line("[ 1.0] LoadPin: pinned ext4 on vda (254:0): read-only", &e);
-	ok(k == LP_EV_OTHER && !strcmp(e.text, "pinned ext4 on vda (254:0): read-only"),
+	k = lp_log_line("[ 1.0] LoadPin: vda (254:0): read-only", &e);
+	ok(k == LP_EV_OTHER && !strcmp(e.text, "vda (254:0): read-only"),
 	   "log: the pin record is another LoadPin line");
 	k = lp_log_line("[ 2.0] audit: type=1499 audit(1764770000.123:45): op=denied "
 			"type=kernel-module allowed=0 path=\"/tmp/x.ko\" dev=0:22 ino=3 "
