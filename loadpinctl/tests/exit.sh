@@ -230,7 +230,7 @@ t "seal without LoadPin (4)" 4 "not active" -- in_root "$tmp/nolp" seal
 # ---- log ----
 cat > "$tmp/dmesg" <<'EOL'
 [    1.000000] LoadPin: ready to pin (currently enforcing)
-[    2.000000] LoadPin: pinned ext4 on vda (254:0): read-only
+[    2.000000] LoadPin: vda (254:0): read-only
 [    2.000001] LoadPin: kernel-module pinned obj="/mnt/a/lp_a.ko" pid=100 cmdline="lpctl finit /mnt/a/lp_a.ko"
 [    3.000000] LoadPin: kernel-module denied obj="/tmp/lp_b.ko" pid=101 cmdline="lpctl finit /tmp/lp_b.ko"
 [    3.500000] LoadPin: kernel-module old-api-denied obj=<unknown> pid=102 cmdline="lpctl init x"
@@ -240,7 +240,7 @@ cat > "$tmp/dmesg" <<'EOL'
 EOL
 t "log --input: one line per decision" 0 "old-api-denied +kernel-module +<unknown> pid=102" -- lp log --input "$tmp/dmesg"
 t "log: suppressed summaries summed up" 0 "3 decisions logged, 1 pinned, 1 denied, 1 old-api-denied; 9997 suppressed by the rate limit \(2 summaries\); 1 audit record" -- lp log --input "$tmp/dmesg"
-t "log --all shows LoadPin's other lines" 0 "# pinned ext4 on vda" -- lp log --all --input "$tmp/dmesg"
+t "log --all shows LoadPin's other lines" 0 "# vda \(254:0\): read-only" -- lp log --all --input "$tmp/dmesg"
 printf 'type=UNKNOWN[1499] msg=audit(1764770000.123:46): lsm=loadpin op=firmware decision=pin-refused res=0 pid=9 comm="udevd" path="/mnt/w/fw" dev="ext4" ino=12 state=unpinned\n' > "$tmp/audit.log"
 t "log --audit FILE reads audit.log records" 0 "audit pin-refused +firmware +allowed=0 path=\"/mnt/w/fw\"" -- lp log --audit "$tmp/audit.log"
 t "log: a missing input (9)" 9 "" -- lp log --input "$tmp/nope"

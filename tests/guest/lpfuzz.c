@@ -35,7 +35,7 @@
  * malformed one, an empty, huge or limit-sized file, a FIFO, a directory,
  * a file being rewritten, a pipe, a socket, /dev/null, /dev/zero, ...) or
  * a seal. Before it, LoadPin's ioctls only get arguments that must fail
- * without closing the interface (EFAULT, EBADF, EINVAL for seal flags).
+ * without closing the interface (EFAULT, EINVAL for a bad fd or seal flags).
  * Under -f, ENOMEM is accepted wherever an allocation can fail (opening
  * and reading the status file, the one feed, loads), and nothing else:
  * never a denied load allowed, a partial list or wrong status text.
@@ -98,15 +98,15 @@ static unsigned int rnd(unsigned int n)
 /* ------------------------------------------------------ invariants */
 
 enum inv {
-	INV_PREFEED, INV_FEED, INV_FINAL, INV_ENOTTY, INV_READS, INV_STATUS,
+	INV_PREFEED, INV_FEED, INV_FINAL, INV_OTHER_CMD, INV_READS, INV_STATUS,
 	INV_REFUSE, INV_DENY, INV_ALLOW, INV_MAX
 };
 
 static const char *const inv_desc[INV_MAX] = {
-	[INV_PREFEED] = "before the one feed, LoadPin's ioctls fail with EFAULT, EBADF or EINVAL and leave the interface open",
+	[INV_PREFEED] = "before the one feed, LoadPin's ioctls fail with EFAULT or EINVAL and leave the interface open",
 	[INV_FEED] = "the one feed or seal: the whole list or an errno and no digest, and final afterwards",
-	[INV_FINAL] = "once final, a set fails with EPERM and a seal succeeds (EFAULT, EBADF, EINVAL on bad arguments)",
-	[INV_ENOTTY] = "other ioctl numbers, and any on the status file, fail with ENOTTY",
+	[INV_FINAL] = "once final, a set fails with EPERM and a seal succeeds (EFAULT, EINVAL on bad arguments)",
+	[INV_OTHER_CMD] = "other ioctl numbers fail with EINVAL on the dm-verity file (as upstream), any fails with ENOTTY on the status file",
 	[INV_READS] = "status reads of any size at any offset return exactly the status text",
 	[INV_STATUS] = "the status file parses with the same keys, counters never go back, verity_digests is 0 or the list's count",
 	[INV_REFUSE] = "LoadPin's files refuse writes, mmap, and reads of dm-verity",
@@ -208,7 +208,7 @@ enum kind {
 	K_BAD,		/* a malformed list, an empty file, a FIFO, ... */
 	K_HUGE,		/* LIST_MAX + 1 bytes: EFBIG */
 	K_CHANGING,	/* being rewritten by the child */
-	K_NOTFD,	/* not an fd fdget() takes: EBADF */
+	K_NOTFD,	/* not an fd fdget() takes: EINVAL, as upstream */
 };
 
 struct fdent {
@@ -668,8 +668,8 @@ static void req_set(void)
 		check(final ? INV_FINAL : INV_PREFEED, e == EFAULT,
 		      "set with argument %#lx: %s, not EFAULT", arg, errname(e));
 	} else if (!open_fd) {
-		check(final ? INV_FINAL : INV_PREFEED, e == EBADF,
-		      "set with fd %d: %s, not EBADF", fdval, errname(e));
+		check(final ? INV_FINAL : INV_PREFEED, e == EINVAL,
+		      "set with fd %d: %s, not EINVAL", fdval, errname(e));
 	} else {
 		/* Only once final does lpfuzz pass an open fd. */
 		check(INV_FINAL, e == EPERM, "set with %s: %s, not EPERM", f->name, errname(e));
@@ -750,8 +750,10 @@ static void req_ioctl(void)
 	}
 	arg = pick_arg(final, &fdval);
 	e = xioctl(fd, cmd, arg);
-	check(INV_ENOTTY, e == ENOTTY, "ioctl %#x on the %s file: %s, not ENOTTY",
-	      cmd, on_status ? "status" : "dm-verity", errname(e));
+	check(INV_OTHER_CMD, e == (on_status ? ENOTTY : EINVAL),
+	      "ioctl %#x on the %s file: %s, not %s", cmd,
+	      on_status ? "status" : "dm-verity", errname(e),
+	      on_status ? "ENOTTY" : "EINVAL");
 	if (on_status && (cmd == IOC_SEAL || cmd == IOC_SET)) {
 		ref_stale = 1;
 		refresh_status();
@@ -885,7 +887,7 @@ static void req_refuse(void)
 		if (fd < 0)
 			return;
 		e = xioctl(fd, random_cmd(), 0);
-		check(INV_ENOTTY, e == ENOTTY, "ioctl on a new status fd: %s", errname(e));
+		check(INV_OTHER_CMD, e == ENOTTY, "ioctl on a new status fd: %s", errname(e));
 		close(fd);
 		break;
 	}
