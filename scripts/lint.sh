@@ -89,9 +89,10 @@ cocci_check() {
 out=$(cocci_check)
 result "coccicheck MODE=report M=security/loadpin" $? "$out"
 
-# Every patch builds on its own (bisectable): the objects of the
-# directories the series touches, at each commit, in a worktree of their
-# own with W=1. Skipped when this very series passed before.
+# Every patch builds on its own (bisectable): the objects of the files
+# the series touches (and dm-verity-target.o, which includes the verity
+# header it changes), at each commit, in a worktree of their own with W=1.
+# Skipped when this very series passed before.
 bisect_check() {
 	local obj=$CACHE/build/bisect c n=0 out
 	[ "$(cat "$obj/.passed" 2>/dev/null)" = "$(series_hash)" ] && return 0
@@ -103,8 +104,9 @@ bisect_check() {
 		git -C "$wt" checkout -q --detach "$c" || return 1
 		out=$(make -s -C "$wt" O="$obj" CC="ccache gcc" olddefconfig prepare 2>&1 &&
 		      make -s -C "$wt" O="$obj" CC="ccache gcc" -j"$JOBS" W=1 \
-			security/loadpin/ lib/string_helpers.o lib/string_helpers_kunit.o \
-			drivers/md/dm-verity-loadpin.o 2>&1)
+			security/loadpin/ security/lsm_audit.o lib/string_helpers.o \
+			lib/string_helpers_kunit.o drivers/md/dm.o \
+			drivers/md/dm-verity-loadpin.o drivers/md/dm-verity-target.o 2>&1)
 		if [ $? != 0 ] || [ -n "$out" ]; then
 			echo "patch $n ($(git log -1 --format=%s "$c")):"
 			echo "$out" | head -20
