@@ -11,8 +11,9 @@ all: check
 help:
 	@echo "make demo     build the patched kernel and show LoadPin in QEMU"
 	@echo "make check    build and run every test; last line: N passed, N failed"
-	@echo "make check-full  make check, then the debug and KCSAN kernels, every"
-	@echo "              matrix variant and every Debian system scenario"
+	@echo "make check-full  make check, with every scenario on the debug kernel,"
+	@echo "              the KCSAN kernel, every matrix variant and every"
+	@echo "              Debian system scenario"
 	@echo "make check-main  make check without the matrix or the clean root"
 	@echo "make lint     checkpatch, git am, W=1, sparse, kernel-doc, coccicheck,"
 	@echo "              every patch builds"
@@ -40,10 +41,10 @@ guest: kernel
 check:
 	@$(S)/check.sh
 
-# Everything: make check plus the sanitizer kernels (every scenario on the
-# debug kernel, the race scenarios on the KCSAN one), the lean and bare
-# matrix variants and every system scenario. About an hour cold on 2
-# cores, 13 minutes more for the Debian packages' kernel.
+# Everything: make check plus every scenario on the debug kernel (make
+# check boots a set of them), the race scenarios on the KCSAN kernel,
+# the lean and bare matrix variants and every system scenario. About an
+# hour cold on 2 cores, 13 minutes more for the Debian packages' kernel.
 check-full:
 	@LOADPIN_DEBUG=1 LOADPIN_KCSAN=1 LOADPIN_MATRIX=all LOADPIN_SYSTEM=all $(S)/check.sh
 

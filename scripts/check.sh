@@ -93,25 +93,33 @@ esac
 case " ${LOADPIN_SCENARIOS:-audit} " in
 *" audit "*) tally "$TOP/tests/ausearch.sh" --counts main ;;
 esac
-# The sanitizer kernels, with LOADPIN_DEBUG=1 and LOADPIN_KCSAN=1 (make
-# check-full sets both). Not by default: each is a kernel build of its
-# own, about 9 minutes cold on 2 cores, and the debug kernel's boots take
-# about 14 minutes more; with them a cold make check takes an hour, which
-# the 40-minute cold budget does not hold.
-# They boot again only the scenarios whose inputs changed since their last
-# pass there: the kernel image, the initramfs (reproducible), the
-# scenario, the runner, QEMU (run.py --reuse-passes; each one reused is
-# one skip). The main kernel boots every scenario every time.
-# LOADPIN_RERUN=1 boots them all.
+# The debug kernel (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, UBSAN, kmemleak,
+# fault injection on LoadPin's allocations) is part of every make check:
+# a kernel build of its own (about 9 minutes cold on 2 cores, 15 s warm)
+# that boots, with panic_on_warn=1 and a kernel report failing the boot,
+# LoadPin's own tests (KUnit, kselftests), the fault-injection and
+# fuzzing scenarios (which run only there), the races and the attacks:
+# DEBUG_SET, about 3 minutes. Its lines say "debug:". LOADPIN_DEBUG=1
+# (make check-full) boots every scenario there; LOADPIN_DEBUG=0 (make
+# check-main) none.
+DEBUG_SET='kunit kselftest-loadpin fault-* fuzz-* race-* attack-*'
+# make check-full's sanitizer runs boot again only the scenarios whose
+# inputs changed since their last pass there: the kernel image, the
+# initramfs (reproducible), the scenario, the runner, QEMU (run.py
+# --reuse-passes; each one reused is one skip). make check's DEBUG_SET
+# and the main kernel boot every time. LOADPIN_RERUN=1 boots them all.
 reuse=--reuse-passes
 [ "${LOADPIN_RERUN:-0}" = 0 ] || reuse=
-# The debug kernel (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, UBSAN, kmemleak,
-# fault injection) runs every scenario with panic_on_warn=1, and the
-# fault-injection and fuzzing ones (fault-*, fuzz-*) run only there.
-if [ "${LOADPIN_DEBUG:-0}" != 0 ]; then
+if [ "${LOADPIN_DEBUG:-set}" != 0 ]; then
 	step "debug kernel builds" quiet "$TOP/scripts/kernel.sh" debug &&
 	step "debug guest programs and initramfs build" quiet "$TOP/scripts/guest.sh" -n debug &&
-	suite --build debug --cmdline panic_on_warn=1 --timeout-factor 3 $reuse ${LOADPIN_SCENARIOS:-}
+	if [ "${LOADPIN_DEBUG:-set}" = 1 ]; then
+		suite --build debug --cmdline panic_on_warn=1 --timeout-factor 3 $reuse ${LOADPIN_SCENARIOS:-}
+	else
+		set -f	# DEBUG_SET's patterns are run.py's, not the shell's
+		suite --build debug --cmdline panic_on_warn=1 --timeout-factor 3 ${LOADPIN_SCENARIOS:-$DEBUG_SET}
+		set +f
+	fi
 	lap "debug kernel"
 fi
 # The race kernel (KCSAN, strict) runs the concurrency scenarios. Only data
