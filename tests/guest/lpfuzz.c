@@ -395,7 +395,7 @@ static void setup_pool(const char *dir)
 		{
 			static const char *const bad[] = {
 				LIST_HEADER "abc\n",			/* odd */
-				LIST_HEADER "0011\n\n2233\n",		/* blank line */
+				LIST_HEADER "0011\n  \n2233\n",		/* spaces line */
 				LIST_HEADER "0011\r\n2233\n",		/* CR within */
 				LIST_HEADER "0011 \n2233\n",		/* space within */
 				LIST_HEADER "xyzt\n",			/* not hex */
@@ -414,11 +414,24 @@ static void setup_pool(const char *dir)
 					add_fd(open(path, O_RDONLY | O_CLOEXEC), K_BAD, 0,
 					       path + strlen(dir) + 1);
 			}
-			/* A NUL byte, and a digest of 130 hex digits. */
+			/*
+			 * A NUL ends a list, as upstream read it: before any
+			 * digest it leaves none; after one, it hides the rest.
+			 * A blank line between digests is skipped.
+			 */
 			snprintf(path, sizeof(path), "%s/badnul", dir);
-			memcpy(buf, LIST_HEADER "00\0" "11\n", strlen(LIST_HEADER) + 6);
+			memcpy(buf, LIST_HEADER "\0" "0011\n", strlen(LIST_HEADER) + 6);
 			if (!write_file(path, buf, strlen(LIST_HEADER) + 6))
 				add_fd(open(path, O_RDONLY | O_CLOEXEC), K_BAD, 0, "badnul");
+			snprintf(path, sizeof(path), "%s/nul-ends", dir);
+			memcpy(buf, LIST_HEADER "0011\n\0" "zz\n", strlen(LIST_HEADER) + 9);
+			if (!write_file(path, buf, strlen(LIST_HEADER) + 9))
+				add_fd(open(path, O_RDONLY | O_CLOEXEC), K_LIST, 1, "nul-ends");
+			snprintf(path, sizeof(path), "%s/blank-line", dir);
+			if (!write_file(path, LIST_HEADER "0011\n\n2233\n",
+					strlen(LIST_HEADER "0011\n\n2233\n")))
+				add_fd(open(path, O_RDONLY | O_CLOEXEC), K_LIST, 2, "blank-line");
+			/* And a digest of 130 hex digits. */
 			snprintf(path, sizeof(path), "%s/badlong", dir);
 			len = strlen(LIST_HEADER);
 			memcpy(buf, LIST_HEADER, len);
