@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The bootable Debian 12 system of one kernel build, as disk images:
+# The bootable Debian system of one kernel build, as disk images:
 #
-#   system/image.sh main|upstream
+#   system/image.sh main|upstream|main-xz [bookworm|trixie]
 #
-# 1. the root of system/root.sh unpacked, our linux-image .deb (out/deb/
+# 1. the root of system/root.sh (Debian 12 bookworm by default, or
+#    Debian 13 trixie) unpacked, our linux-image .deb (out/deb/
 #    NAME, system/deb.sh) installed with dpkg -i in a chroot, so that its
 #    postinst runs the kernel hooks (update-initramfs writes
 #    /boot/initrd.img-*);
@@ -19,7 +20,8 @@
 #    data.ext4 and data.verity-hash (a second verity image holding a
 #    module; the root trusts its digest in /etc/loadpin/verity-digests).
 #
-# Everything lands in $CACHE/system/NAME/ with vmlinuz and initrd.img
+# Everything lands in $CACHE/system/NAME/ (NAME-trixie/ for trixie) with
+# vmlinuz and initrd.img
 # copied out of /boot; rebuilt when the root, the .deb or our files
 # change. Prints the directory last. The chroot's mounts live in a mount
 # namespace of our own (unshare), as in scripts/cleanroot.sh.
@@ -27,13 +29,15 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
 name=${1:-main}
+release=${2:-bookworm}
 PARTUUID=5f1e3b1a-7c2d-4e8f-9a6b-3c4d5e6f7a8b
 dir=$CACHE/system/$name
+[ "$release" = bookworm ] || dir=$dir-$release
 deb=$(ls -t "$OUT/deb/$name"/linux-image-*.deb 2>/dev/null | head -n 1)
 [ -n "$deb" ] || die "no linux-image package in out/deb/$name: run system/deb.sh $name"
 
 if [ -z "${LOADPIN_SYSTEM_NS:-}" ]; then
-	tarball=$("$TOP/system/root.sh")
+	tarball=$("$TOP/system/root.sh" "$release")
 	key=$( { echo "$tarball"; sha256sum "$deb" "$0" "$TOP"/system/guest/* \
 		"$TOP"/system/scenarios/*.scn "$TOP"/tests/guest/lib.sh \
 		"$TOP"/tests/guest/lpctl.c "$TOP"/tests/guest/*.h \
@@ -53,7 +57,7 @@ t0=$(date +%s)
 root=$dir/root
 mkdir -p "$dir"
 rm -f "$dir/stamp"
-log "system $name: unpacking the root"
+log "system $name ($release): unpacking the root"
 rm -rf "$root"
 mkdir -p "$root"
 tar -xf "$TARBALL_PATH" -C "$root"
@@ -96,7 +100,8 @@ if [ -f "$TOP/loadpinctl/Makefile" ] && [ -f "$TOP/loadpinctl/systemd/loadpin-di
 	tmp=$(mktemp -d)
 	cp -r "$TOP/loadpinctl/." "$tmp/"
 	rm -f "$tmp/loadpinctl"
-	# The host is Debian 12 too: a binary linked here runs in the root.
+	# The host is Debian 12: a binary linked here runs in a Debian 12
+	# or 13 root (glibc is backward compatible).
 	if make -s -C "$tmp" loadpinctl > "$dir/loadpinctl.log" 2>&1; then
 		install -m 0755 "$tmp/loadpinctl" "$root/usr/sbin/loadpinctl"
 		cp "$tmp/systemd/loadpin-digests.service" "$root/etc/systemd/system/"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The Debian 12 root the system scenarios boot, before our kernel is in
-# it: mmdebstrap from Debian's archive, cached as a tarball under
-# $CACHE/system/ keyed by the package list and this script. Prints the
+# The Debian root the system scenarios boot, before our kernel is in it:
+# Debian 12 (bookworm, the default) or Debian 13 (trixie), mmdebstrap
+# from Debian's archive, cached as a tarball under $CACHE/system/ keyed
+# by the release, the package list and this script. Prints the
 # tarball's path last.
 #
-#   system/root.sh
+#   system/root.sh [bookworm|trixie]
 #
 # No mount and no chroot here: mmdebstrap in its default mode runs the
 # maintainer scripts itself (unshare or root), and the result is a plain
@@ -14,10 +15,15 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
+release=${1:-bookworm}
+case "$release" in
+bookworm|trixie) ;;
+*) die "root.sh: bookworm or trixie, not '$release'" ;;
+esac
 MIRROR=${LOADPIN_MIRROR:-http://deb.debian.org}
-sources=("deb $MIRROR/debian bookworm main"
-	 "deb $MIRROR/debian bookworm-updates main"
-	 "deb $MIRROR/debian-security bookworm-security main")
+sources=("deb $MIRROR/debian $release main"
+	 "deb $MIRROR/debian $release-updates main"
+	 "deb $MIRROR/debian-security $release-security main")
 # What the issue asks for (systemd, udev, kmod, initramfs-tools, the audit
 # daemon, kexec-tools, cryptsetup-bin for veritysetup) and what the
 # checks and Debian's initramfs need: zstd (initramfs-tools' default
@@ -31,18 +37,19 @@ pkgs=(systemd systemd-sysv udev kmod initramfs-tools auditd kexec-tools
 dir=$CACHE/system
 mkdir -p "$dir"
 key=$( { printf '%s\n' "${pkgs[@]}" "${sources[@]}"; cat "$0"; } | sha256sum | cut -c1-16)
-tarball=$dir/bookworm-root-$key.tar
+tarball=$dir/$release-root-$key.tar
 if [ ! -f "$tarball" ]; then
 	command -v mmdebstrap >/dev/null || die "mmdebstrap missing (scripts/deps.sh installs it)"
-	log "mmdebstrap bookworm (${pkgs[*]})"
-	rm -f "$dir"/bookworm-root-*.tar "$dir"/*.tar.tmp
+	log "mmdebstrap $release (${pkgs[*]})"
+	rm -f "$dir"/$release-root-*.tar "$dir"/$release-root-*.tar.tmp
 	t=$(date +%s)
 	# debconf's defaults: kexec-tools does not take over reboots.
 	mmdebstrap --variant=minbase --format=tar \
 		--include="$(IFS=,; echo "${pkgs[*]}")" \
 		--customize-hook='echo loadpin-debian > "$1/etc/hostname"' \
-		bookworm "$tarball.tmp" "${sources[@]}" > "$dir/mmdebstrap.log" 2>&1 ||
-		{ tail -20 "$dir/mmdebstrap.log" >&2; die "mmdebstrap failed, log: $dir/mmdebstrap.log"; }
+		"$release" "$tarball.tmp" "${sources[@]}" > "$dir/mmdebstrap-$release.log" 2>&1 ||
+		{ tail -20 "$dir/mmdebstrap-$release.log" >&2
+		  die "mmdebstrap failed, log: $dir/mmdebstrap-$release.log"; }
 	mv "$tarball.tmp" "$tarball"
 	log "root built in $(( $(date +%s) - t ))s: $(du -h "$tarball" | cut -f1)"
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Boot the Debian 12 system of a kernel build (system/image.sh) once per
+"""Boot the Debian system of a kernel build (system/image.sh) once per
 system scenario and collect the TAP lines its checks print on ttyS1.
 
 A system scenario is a file system/scenarios/NAME.scn: "key: value" header
@@ -16,7 +16,10 @@ baked into the root image, so editing it rebuilds the images. Keys:
             initramfs  Debian's initramfs, the root in partition 1
                        (PARTUUID @PARTUUID@) of an NVMe disk attached
                        read-only, vda /var
-  build:    main (the series) or upstream (the unpatched tree)
+  build:    main (the series), main-xz (the same with its modules
+            xz-compressed, as Debian ships them) or upstream (the
+            unpatched tree)
+  release:  bookworm (Debian 12, the default) or trixie (Debian 13)
   cmdline:  extra kernel command line (@PARTUUID@ is replaced)
   baseline: yes -> boot the same system once more with lsm=yama (no
             LoadPin) and print the ratio of the two boot times to
@@ -27,8 +30,10 @@ baked into the root image, so editing it rebuilds the images. Keys:
   timeout:  seconds (default 600; TCG)
 
 Each "ok"/"not ok" line is a test; the boot is one more, failing on a
-timeout, a missing end marker or a kernel report on the console. Logs are
-in out/logs/system-BUILD/NAME/ (console.log, results.log, qemu.cmd).
+timeout, a missing end marker or a kernel report on the console. Lines
+and logs name the system: system-BUILD for bookworm, system-BUILD-trixie
+for trixie; logs are in out/logs/SYSTEM/NAME/ (console.log, results.log,
+qemu.cmd).
 """
 import argparse
 import concurrent.futures
@@ -59,6 +64,7 @@ class Scenario:
         self.name = os.path.basename(path)[:-4]
         self.desc = self.layout = ""
         self.build = "main"
+        self.release = "bookworm"
         self.cmdline = ""
         self.baseline = False
         self.console = []
@@ -82,6 +88,10 @@ class Scenario:
                 self.layout = val
             elif key == "build":
                 self.build = val
+            elif key == "release":
+                if val not in ("bookworm", "trixie"):
+                    raise ValueError(f"{path}:{n}: release: bookworm|trixie")
+                self.release = val
             elif key == "cmdline":
                 self.cmdline = (self.cmdline + " " + val).strip()
             elif key == "baseline":
@@ -97,6 +107,11 @@ class Scenario:
         if not self.layout:
             raise ValueError(f"{path}: no layout")
 
+    @property
+    def system(self):
+        """The system it boots: its build, and its release unless bookworm."""
+        return self.build + ("" if self.release == "bookworm" else "-" + self.release)
+
 
 def load(patterns):
     scns = [Scenario(os.path.join(SCN_DIR, f)) for f in sorted(os.listdir(SCN_DIR))
@@ -106,12 +121,12 @@ def load(patterns):
     return scns
 
 
-def images(build):
-    """The image directory of BUILD, (re)built by system/image.sh."""
-    r = subprocess.run([os.path.join(TOP, "system", "image.sh"), build],
+def images(build, release):
+    """The image directory of BUILD on RELEASE, (re)built by system/image.sh."""
+    r = subprocess.run([os.path.join(TOP, "system", "image.sh"), build, release],
                        stdout=subprocess.PIPE, text=True)
     if r.returncode:
-        raise RuntimeError(f"system/image.sh {build} failed")
+        raise RuntimeError(f"system/image.sh {build} {release} failed")
     return r.stdout.strip().splitlines()[-1]
 
 
@@ -177,7 +192,7 @@ def qemu_cmd(scn, imgdir, rundir, baseline):
 def boot(scn, imgdir, baseline=False):
     """One boot: (results, extras, elapsed). extras: the "# time..." and
     "# verdict ..." values the guest printed."""
-    rundir = os.path.join(OUT, "logs", "system-" + scn.build,
+    rundir = os.path.join(OUT, "logs", "system-" + scn.system,
                           scn.name + ("-baseline" if baseline else ""))
     shutil.rmtree(rundir, ignore_errors=True)
     os.makedirs(rundir)
@@ -260,7 +275,7 @@ def main():
     scns = load(args.patterns)
     if args.list:
         for s in scns:
-            print(f"{s.name:28} {s.build:8} {s.layout:9} {s.desc}")
+            print(f"{s.name:28} {s.build:8} {s.release:8} {s.layout:9} {s.desc}")
         return 0
     if not scns:
         print("no system scenario matches", file=sys.stderr)
@@ -273,25 +288,26 @@ def main():
             s.baseline = False
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
     imgdirs = {}
-    for b in sorted({s.build for s in scns}):
+    for b, rel in sorted({(s.build, s.release) for s in scns}):
+        sysname = b + ("" if rel == "bookworm" else "-" + rel)
         t = time.monotonic()
         try:
-            imgdirs[b] = images(b)
+            imgdirs[sysname] = images(b, rel)
         except RuntimeError as e:
-            print(f"FAIL system-{b}: images  -- {e}", flush=True)
+            print(f"FAIL system-{sysname}: images  -- {e}", flush=True)
             counts["FAIL"] += 1
             continue
-        print(f"# system-{b}: images ready in {time.monotonic() - t:.0f}s", flush=True)
+        print(f"# system-{sysname}: images ready in {time.monotonic() - t:.0f}s", flush=True)
     done = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futs = [(s, pool.submit(run_scenario, s, imgdirs[s.build]))
-                for s in scns if s.build in imgdirs]
+        futs = [(s, pool.submit(run_scenario, s, imgdirs[s.system]))
+                for s in scns if s.system in imgdirs]
         for s, fut in futs:
             results, extras, base, elapsed = fut.result()
             done[s.name] = extras
             for status, name, why in results:
                 counts[status] += 1
-                line = f"{status:4} system-{s.build}:{s.name}: {name}"
+                line = f"{status:4} system-{s.system}:{s.name}: {name}"
                 if why and status != "PASS":
                     line += f"  -- {why}"
                 print(line, flush=True)

@@ -17,6 +17,7 @@
  *   lpctl ioctl NUMBER          any ioctl number on the dm-verity file, no
  *                               argument (0x4c01 is LOOP_CLR_FD)
  *   lpctl read PATH             print PATH (securityfs/status files)
+ *   lpctl write PATH VAL        write VAL to PATH (a sysctl, say)
  *   lpctl nocap-write PATH VAL  drop every capability, stay uid 0, write VAL
  *   lpctl nocap CMD ARG...      drop every capability, stay uid 0, run the
  *                               lpctl command CMD
@@ -294,7 +295,7 @@ static int run(int argc, char **argv)
 	if (!strcmp(cmd, "seal"))
 		return done(do_seal(a));
 	if (!a) {
-		fprintf(stderr, "usage: lpctl finit|init|rmmod|fw|kexec|kexec-memfd|verity|seal|read|nocap-write|nocap|delpart ARG...\n");
+		fprintf(stderr, "usage: lpctl finit|init|rmmod|fw|kexec|kexec-memfd|verity|seal|read|write|nocap-write|nocap|delpart ARG...\n");
 		return 2;
 	}
 	if (!strcmp(cmd, "finit"))
@@ -315,6 +316,8 @@ static int run(int argc, char **argv)
 		return done(verity_ioctl(strtoul(a, NULL, 0), NULL));
 	if (!strcmp(cmd, "cros-feed") && b)
 		return done(do_cros_feed(a, b));
+	if (!strcmp(cmd, "write") && b)
+		return done(write_str(a, b));
 	if (!strcmp(cmd, "nocap-write") && b)
 		return done(do_nocap_write(a, b));
 	if (!strcmp(cmd, "nocap")) {
