@@ -141,6 +141,12 @@ static int digests_make(int argc, char **argv)
 		out = argv[i + 1];
 		i += 2;
 	}
+	for (k = i; k < (size_t)argc; k++) {
+		if (!strcmp(argv[k], "-o")) {
+			lp_err("digests make: -o LIST comes first, once, with its LIST");
+			return EX_USAGE;
+		}
+	}
 	if (i >= argc)
 		source_stream(&l, stdin, "stdin");
 	for (; i < argc; i++) {

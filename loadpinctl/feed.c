@@ -59,6 +59,22 @@ static int open_ctl(struct lp_status *st, int *ret)
 	return -1;
 }
 
+/* Whether this process has CAP_SYS_ADMIN, which both ioctls need. */
+static bool have_cap_sys_admin(void)
+{
+	unsigned long long eff = ~0ULL;
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return true;	/* cannot tell: blame something else */
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	return eff & (1ULL << 21);	/* CAP_SYS_ADMIN */
+}
+
 static void explain(int e, const char *list, const struct lp_status *st,
 		    bool final_before, struct stat *ls)
 {
@@ -66,6 +82,11 @@ static void explain(int e, const char *list, const struct lp_status *st,
 
 	switch (e) {
 	case EPERM:
+		if (!have_cap_sys_admin()) {
+			lp_err("refused (EPERM): the ioctl needs CAP_SYS_ADMIN, which "
+			       "this process lacks; the interface is still open");
+			return;
+		}
 		if (!list) {
 			lp_err("refused: %s (EPERM)", strerror(e));
 			return;
@@ -116,8 +137,8 @@ static void explain(int e, const char *list, const struct lp_status *st,
 		       "device is trusted until reboot", list);
 		return;
 	case EFBIG:
-		lp_err("refused: %s is larger than %d bytes (EFBIG)", list,
-		       LP_DIGESTS_MAX_SIZE);
+		lp_err("refused: %s is larger than the kernel reads (EFBIG): %d "
+		       "bytes, 4095 on upstream LoadPin", list, LP_DIGESTS_MAX_SIZE);
 		return;
 	case EBADF:
 		lp_err("refused: the kernel could not use the list's file descriptor (EBADF)");

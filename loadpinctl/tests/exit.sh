@@ -188,6 +188,8 @@ else
 	nok "digests make: header, lower case, each digest once" "$(cat "$tmp/made" | tr '\n' '|')"
 fi
 t "digests make's list verifies" 0 "2 digests" -- lp digests verify "$tmp/made"
+t "digests make -o without its LIST: a usage error (2)" 2 "-o LIST comes first" -- lp digests make -o
+t "digests make with -o after a source: a usage error (2)" 2 "-o LIST comes first" -- lp digests make $D32 -o "$tmp/x"
 cat > "$tmp/vs.txt" <<EOV
 VERITY header information for /tmp/hash
 UUID:            	0e1b1a0c-7a8b-4b7a-8f9e-1a2b3c4d5e6f
