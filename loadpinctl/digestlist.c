@@ -54,8 +54,8 @@ int lp_digests_parse(const char *buf, size_t len, struct lp_digest *out,
 		     size_t errlen)
 {
 	size_t hlen = strlen(LP_DIGESTS_HEADER);
-	const char *line = buf, *end = buf + len, *nul;
-	int n = 1;
+	const char *line = buf, *end, *nul;
+	int n;
 
 	*count = 0;
 	*lineno = 0;

@@ -288,8 +288,8 @@ def main():
             s.baseline = False
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
     imgdirs = {}
-    for b, rel in sorted({(s.build, s.release) for s in scns}):
-        sysname = b + ("" if rel == "bookworm" else "-" + rel)
+    systems = {s.system: (s.build, s.release) for s in scns}
+    for sysname, (b, rel) in sorted(systems.items()):
         t = time.monotonic()
         try:
             imgdirs[sysname] = images(b, rel)
