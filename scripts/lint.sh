@@ -29,7 +29,10 @@ for p in $(series_files); do
 		result "checkpatch --strict $(basename "$p") (passed before, unchanged)" 0
 		continue
 	fi
-	out=$(scripts/checkpatch.pl --strict --quiet --ignore FILE_PATH_CHANGES "$p" 2>&1)
+	# The tree is a release tarball without history: checkpatch cannot
+	# look up the commits a Fixes: tag or a backport names.
+	out=$(scripts/checkpatch.pl --strict --quiet \
+		--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID "$p" 2>&1)
 	result "checkpatch --strict $(basename "$p")" "$([ -z "$out" ]; echo $?)" "$out"
 	[ -n "$out" ] || : > "$stamp"
 done
