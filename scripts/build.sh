@@ -28,8 +28,11 @@ CC="ccache gcc"
 command -v ccache >/dev/null || CC=gcc
 kmake() { make -s -C "$src" O="$obj" CC="$CC" HOSTCC="$CC" -j"$JOBS" "$@"; }
 
-# Regenerate .config only when the fragments changed.
-want=$(cat "${frags[@]}" | sha256sum | cut -c1-16)
+# Regenerate .config only when the fragments or the tree's Kconfig files
+# changed: a symbol that a series does not define yet (a bisect step, a
+# re-cut) would otherwise stay unset in a kept .config.
+want=$({ cat "${frags[@]}"; find "$src" -name 'Kconfig*' -not -path '*/.git/*' |
+	LC_ALL=C sort | xargs cat; } | sha256sum | cut -c1-16)
 if [ "$(cat "$obj/.frags" 2>/dev/null)" != "$want" ] || [ ! -f "$obj/.config" ]; then
 	log "configuring $name from ${frags[*]##*/}"
 	kmake tinyconfig >/dev/null

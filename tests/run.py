@@ -19,7 +19,8 @@ tests/guest/lib.sh sourced). Header keys:
             disk (see below)
   smp:      vCPUs (default 1)
   timeout:  seconds (default 120)
-  kunit:    yes -> count the KUnit KTAP results printed at boot
+  kunit:    yes [SUITE...] -> count the KUnit KTAP results printed at
+            boot; each SUITE named must be among them
   builds:   kernels it runs on (default: all)
   kind:     "bench" for bench/scenarios/*.scn, which only run with --bench
 
@@ -108,6 +109,7 @@ class Scenario:
         self.smp = 1
         self.timeout = 120
         self.kunit = False
+        self.kunit_suites = []
         self.builds = None
         self.kind = "test"
         with open(path) as f:
@@ -140,7 +142,9 @@ class Scenario:
             elif key == "timeout":
                 self.timeout = int(val)
             elif key == "kunit":
-                self.kunit = val == "yes"
+                words = val.split()
+                self.kunit = words[:1] == ["yes"]
+                self.kunit_suites = words[1:]
             elif key == "builds":
                 self.builds = val.split()
             elif key == "kind":
@@ -703,6 +707,10 @@ def run_scenario(scn, build):
         if not kunit:
             results.append(("FAIL", "kunit", "no KUnit results on the console"))
         results += kunit
+        for suite in scn.kunit_suites:
+            ran = any(name.startswith(f"kunit {suite}.") for _, name, _ in kunit)
+            results.append(("PASS" if ran else "FAIL", f"kunit suite {suite} ran",
+                            "" if ran else "not on the console: is it configured?"))
     console, kcsan_ours, kcsan_foreign = split_kcsan(console, build)
     if kcsan_foreign:
         with open(os.path.join(rundir, "kcsan-foreign.txt"), "w") as f:
