@@ -5,6 +5,8 @@
 #     "does MAINTAINERS need updating?", is ignored: every new file is under
 #     a path the LOADPIN entry lists, which the last check verifies),
 #   make W=1 and sparse (C=2) on security/loadpin/,
+#   no call cycle between the objects of security/loadpin/ and no file
+#     there over 400 lines (tests aside),
 #   scripts/kernel-doc -Wall -none on security/loadpin/*.[ch],
 #   make coccicheck MODE=report M=security/loadpin (every semantic patch
 #     the tree ships; any report fails),
@@ -70,6 +72,33 @@ result "every new file is covered by MAINTAINERS" "$([ -z "$orphans" ]; echo $?)
 obj=$CACHE/build/main
 out=$(make -s -C "$SRC" O="$obj" CC="ccache gcc" W=1 C=2 security/loadpin/ 2>&1)
 result "make W=1 C=2 (sparse) security/loadpin/" "$([ -z "$out" ]; echo $?)" "$out"
+# The objects of security/loadpin/ (tests aside) call each other without a
+# cycle: an edge "a b" for every symbol a.o uses and b.o defines, which
+# tsort refuses when they loop. And no source file (tests aside) is over
+# 400 lines.
+layering_check() {
+	local a b o objs=() edges
+	for o in "$obj"/security/loadpin/*.o; do
+		case $o in *_test.o | */loadpin.o) continue ;; esac
+		objs+=("$o")
+	done
+	[ ${#objs[@]} -gt 5 ] || { echo "no objects in $obj/security/loadpin"; return 1; }
+	edges=$(for a in "${objs[@]}"; do
+		for b in "${objs[@]}"; do
+			[ "$a" = "$b" ] && continue
+			comm -12 <(nm -u "$a" | awk '{print $NF}' | sort -u) \
+				<(nm -g --defined-only "$b" | awk '{print $NF}' | sort -u) |
+				grep -q . && echo "$(basename "$a" .o) $(basename "$b" .o)"
+		done
+	done)
+	echo "$edges" | tsort >/dev/null 2>&1 ||
+		{ echo "the objects call in a loop; a uses b:"; echo "$edges"; return 1; }
+	o=$(wc -l security/loadpin/*.[ch] |
+		grep -v -e '_test\.c$' -e '_cases\.h$' -e ' total$' | awk '$1 > 400')
+	[ -z "$o" ] || { echo "over 400 lines: $o"; return 1; }
+}
+out=$(layering_check 2>&1)
+result "security/loadpin/: no call cycle between objects, no file over 400 lines" $? "$out"
 out=$(scripts/kernel-doc -Wall -none security/loadpin/*.[ch] 2>&1)
 result "kernel-doc -Wall security/loadpin/" "$([ -z "$out" ]; echo $?)" "$out"
 # Coccinelle reports are "FILE:LINE:COL-COL: WARNING|ERROR|INFO: ..."; the
