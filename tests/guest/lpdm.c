@@ -10,6 +10,10 @@
  *                              an existing device, DM_DEV_SUSPEND
  *                              (suspend), DM_DEV_SUSPEND (resume): the
  *                              new table replaces the live one
+ *   lpdm cycle NAME            DM_DEV_SUSPEND (suspend), DM_DEV_SUSPEND
+ *                              (resume) with no table loaded: the live
+ *                              table resumes again, as lvm2 does around
+ *                              a snapshot
  *   lpdm remove NAME           DM_DEV_REMOVE
  *
  * TABLE is one dm table line, "START LENGTH TYPE PARAMS...", e.g.
@@ -168,14 +172,24 @@ static int dm_reload(int ctl, const char *name, const char *table)
 	return e;
 }
 
+/* Suspend NAME and resume it with its live table, as lvm2 does. */
+static int dm_cycle(int ctl, const char *name)
+{
+	int e = dm_suspend(ctl, name, DM_SUSPEND_FLAG);
+
+	if (!e)
+		e = dm_suspend(ctl, name, 0);
+	return e;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
 	int ctl, e;
 
 	if (!((argc == 4 && (!strcmp(cmd, "create") || !strcmp(cmd, "reload"))) ||
-	      (argc == 3 && !strcmp(cmd, "remove")))) {
-		fprintf(stderr, "usage: lpdm create|reload NAME \"TABLE\" | lpdm remove NAME\n");
+	      (argc == 3 && (!strcmp(cmd, "remove") || !strcmp(cmd, "cycle"))))) {
+		fprintf(stderr, "usage: lpdm create|reload NAME \"TABLE\" | lpdm cycle|remove NAME\n");
 		return 2;
 	}
 	ctl = open(DM_CONTROL, O_RDWR | O_CLOEXEC);
@@ -187,6 +201,8 @@ int main(int argc, char **argv)
 		e = dm_create(ctl, argv[2], argv[3]);
 	else if (!strcmp(cmd, "reload"))
 		e = dm_reload(ctl, argv[2], argv[3]);
+	else if (!strcmp(cmd, "cycle"))
+		e = dm_cycle(ctl, argv[2]);
 	else
 		e = dm_remove(ctl, argv[2]);
 	close(ctl);
