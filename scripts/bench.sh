@@ -57,6 +57,26 @@ for r in $(seq 1 "$rounds"); do
 	done
 done
 
+# Instruction counts: with QEMU's -icount the guest's clock counts the
+# instructions it runs (shift=0: one per nanosecond), so one boot per
+# column gives exact, repeatable figures where the timed rounds above
+# spread with the host's load. They weigh every instruction alike: an
+# atomic or a TCG-costly call counts as one.
+for cfg in none:main:bench-none upstream:upstream:bench-loadpin series:main:bench-loadpin \
+	upstream:upstream:bench-verity-1 series:main:bench-verity-1 \
+	upstream:upstream:bench-verity-4000 series:main:bench-verity-4000; do
+	IFS=: read -r name build scn <<< "$cfg"
+	stem=$name
+	[ "$scn" = "${scn#bench-verity-}" ] || stem=$name.verity-${scn#bench-verity-}
+	log "instruction counts: $name, $scn"
+	if ! LOADPIN_QEMU_ICOUNT=0 python3 "$TOP/tests/run.py" --bench --jobs 1 \
+		--build "$build" "$scn" > "$res/$stem.icount.tap"; then
+		cat "$res/$stem.icount.tap" >&2
+		ok=0
+	fi
+	sed -n 's/^# bench: //p' "$OUT/logs/$build/$scn/results.log" > "$res/$stem.icount.txt"
+done
+
 # Static footprint: the objects each LoadPin is made of (not the KUnit
 # tests), and the dm-verity glue both have.
 footprint() {	# footprint BUILD OBJECTS...
@@ -76,9 +96,9 @@ res, rounds = sys.argv[1], int(sys.argv[2])
 names = ("none", "upstream", "series")
 
 
-def read_rounds(stem, into):
+def read_rounds(stem, into, runs=None):
     """Add each round's "KEY VALUE" figures of STEM.ROUND.txt to INTO."""
-    for r in range(1, rounds + 1):
+    for r in runs or range(1, rounds + 1):
         try:
             with open(os.path.join(res, f"{stem}.{r}.txt")) as f:
                 for line in f:
@@ -181,6 +201,45 @@ if a and c:
 a, c = vmed("upstream", 1, "verity_allow_ns"), vmed("series", 1, "verity_allow_ns")
 if a and c:
     print(f"with 1 digest, a trusted load costs the series {c / a:.2f} of upstream's")
+# Instruction counts (-icount): one boot each, so no median to take.
+ivals = {stem: read_rounds(stem, {}, ["icount"]) for stem in
+         ("none", "upstream", "series", "upstream.verity-1", "series.verity-1",
+          "upstream.verity-4000", "series.verity-4000")}
+
+
+def icount(stem, k):
+    v = [x for x in ivals[stem].get(k, []) if isinstance(x, float)]
+    return v[0] if v else None
+
+
+print()
+print("instructions per call (QEMU -icount, one boot each: exact and repeatable;")
+print("every instruction counts alike, an atomic as one)")
+print(f"{'':{w}}{'none':>12}{'upstream':>12}{'series':>12}")
+for label, key in (("allow: security_kernel_read_file()", "allow_ns"),
+                   ("deny: one of 10000 denials", "deny_ns")):
+    cells = [fmt(None if key == "deny_ns" else icount("none", key), 0)]
+    cells += [fmt(icount(n, key), 0) for n in ("upstream", "series")]
+    print(f"{label:{w}}" + "".join(f"{c:>12}" for c in cells))
+for d in (1, 4000):
+    for label, key in ((f"dm-verity, {d} digest(s): trusted", "verity_allow_ns"),
+                       (f"dm-verity, {d} digest(s): untrusted", "verity_deny_ns")):
+        cells = ["-"]
+        for n in ("upstream", "series"):
+            refused = icount(f"{n}.verity-{d}", "list_refused")
+            cells.append("-" if refused else fmt(icount(f"{n}.verity-{d}", key), 0))
+        print(f"{label:{w}}" + "".join(f"{c:>12}" for c in cells))
+a, b, c = icount("none", "allow_ns"), icount("upstream", "allow_ns"), icount("series", "allow_ns")
+if None not in (a, b, c):
+    up, ours = b - a, c - a
+    print(f"allow path: upstream adds {up:.0f} instructions per call, the series {ours:.0f}", end="")
+    print(f" ({ours / up:.2f} of upstream's)" if up > 0 else "")
+b, c = icount("upstream", "deny_ns"), icount("series", "deny_ns")
+if b and c:
+    print(f"deny path: the series runs {b / c:.1f} times fewer instructions per denial")
+print("(with 4000 digests the count depends on where the image's root digest, which")
+print(" its random salt makes, falls in the sorted list: a binary search stops at a match)")
+
 lsm = {n: vals[n].get("lsm", ["?"])[0] for n in names}
 print()
 for n in names:

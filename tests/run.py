@@ -518,6 +518,11 @@ def qemu_cmd(scn, build, rundir):
         # No 5-level paging: a KASAN kernel on TCG's la57 saw a wild access
         # in an early-boot interrupt (identify_cpu), before any LoadPin code.
         cmd[1:1] = ["-cpu", "max,la57=off"]
+        icount = os.environ.get("LOADPIN_QEMU_ICOUNT", "")
+        if icount:
+            # The guest's clock counts instructions: with shift=0 one
+            # nanosecond is one instruction (make bench's counts).
+            cmd[3:3] = ["-icount", f"shift={int(icount)},sleep=off"]
     for i, (image, ro, nvme) in enumerate(scn.disks):
         src = build_image(build, image)
         if ro:
@@ -633,6 +638,7 @@ def inputs_key(scn, build):
     version = _qemu_version(os.environ.get("LOADPIN_QEMU", "qemu-system-x86_64"))
     for part in (version, EXTRA_CMDLINE, str(scn.timeout),
                  os.environ.get("LOADPIN_QEMU_ACCEL", "tcg"),
+                 os.environ.get("LOADPIN_QEMU_ICOUNT", ""),
                  os.environ.get("LOADPIN_QEMU_MEM", "512")):
         h.update(part.encode() + b"\0")
     return h.hexdigest()
