@@ -102,7 +102,7 @@ esac
 # DEBUG_SET, about 3 minutes. Its lines say "debug:". LOADPIN_DEBUG=1
 # (make check-full) boots every scenario there; LOADPIN_DEBUG=0 (make
 # check-main) none.
-DEBUG_SET='kunit kselftest-loadpin fault-* fuzz-* race-* attack-*'
+DEBUG_SET='kunit kselftest-* fault-* fuzz-* race-* attack-*'
 # make check-full's sanitizer runs boot again only the scenarios whose
 # inputs changed since their last pass there: the kernel image, the
 # initramfs (reproducible), the scenario, the runner, QEMU (run.py
