@@ -238,7 +238,9 @@ static void add_fd(int fd, enum kind kind, long count, const char *name)
 
 /*
  * A digest list of COUNT digests of random size and case, sometimes with
- * white space after the last one (ignored at the end of the file).
+ * white space after the last one (ignored at the end of the file). The
+ * first byte of digest I is I (for COUNT up to 256): LoadPin counts a
+ * digest listed twice once, and two random one-byte digests may be equal.
  */
 static size_t make_list(char *buf, size_t size, long count)
 {
@@ -253,7 +255,10 @@ static size_t make_list(char *buf, size_t size, long count)
 		len = 2 * (1 + rnd(64));
 		upper = rnd(4) == 0;
 		for (j = 0; j < len; j++)
-			buf[n++] = hex[rnd(16) + 16 * upper];
+			buf[n + j] = hex[rnd(16) + 16 * upper];
+		buf[n] = hex[(i >> 4 & 15) + 16 * upper];
+		buf[n + 1] = hex[(i & 15) + 16 * upper];
+		n += len;
 		if (i + 1 < count)
 			buf[n++] = '\n';
 	}
@@ -277,10 +282,21 @@ static int write_file(const char *path, const char *buf, size_t len)
 
 static char big[LIST_MAX + 4096];
 
-/* One line of A bytes: A - 1 hex digits and a newline (A odd, 3..129). */
-static size_t limit_line(char *buf, size_t a)
+/*
+ * One line of A bytes: A - 1 hex digits and a newline (A odd, 3..129),
+ * the line number I in its first 8 digits when it has that many: LoadPin
+ * counts a digest listed twice once, so equal lines would not add up to
+ * the count.
+ */
+static size_t limit_line(char *buf, size_t a, long i)
 {
+	char num[9];
+
 	memset(buf, 'f', a - 1);
+	if (a - 1 >= 8) {
+		snprintf(num, sizeof(num), "%08x", (unsigned int)i);
+		memcpy(buf, num, 8);
+	}
 	buf[a - 1] = '\n';
 	return a;
 }
@@ -293,16 +309,16 @@ static long make_limit_list(char *buf, size_t limit)
 
 	memcpy(buf, LIST_HEADER, n);
 	for (r = limit - n; r > 258; r -= 129, count++)
-		n += limit_line(buf + n, 129);
+		n += limit_line(buf + n, 129, count);
 	if (r > 129) {
 		a = r - 129 >= 2 ? 129 : 127;
-		n += limit_line(buf + n, a);
+		n += limit_line(buf + n, a, count);
 		r -= a;
 		count++;
 	}
 	/* The last line: with a newline when that leaves an even digit count. */
 	if (r % 2) {
-		n += limit_line(buf + n, r);
+		n += limit_line(buf + n, r, count);
 	} else {
 		memset(buf + n, 'a', r);
 		n += r;
