@@ -237,8 +237,9 @@ if None not in (a, b, c):
 b, c = icount("upstream", "deny_ns"), icount("series", "deny_ns")
 if b and c:
     print(f"deny path: the series runs {b / c:.1f} times fewer instructions per denial")
-print("(with 4000 digests the count depends on where the image's root digest, which")
-print(" its random salt makes, falls in the sorted list: a binary search stops at a match)")
+print("(with 4000 digests the count depends on where vgood's root digest falls in the")
+print(" sorted list: a binary search stops at a match; the image is reproducible, so that")
+print(" place only moves with the payload, the kernel and its test modules)")
 
 lsm = {n: vals[n].get("lsm", ["?"])[0] for n in names}
 print()

@@ -74,6 +74,7 @@ import re
 import shutil
 import struct
 import subprocess
+import uuid
 import sys
 import threading
 import time
@@ -212,12 +213,44 @@ def _new_tree(imgdir, payload):
     return tree
 
 
-def _mkfs_ext4(tree, label, out, size, extra=()):
+# Fixed inode and superblock times for the images made reproducible.
+FIXED_TIME = 1700000000
+
+
+def _image_id(name, what):
+    """A UUID of image NAME for WHAT, the same on every build."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"loadpin-test:{name}:{what}"))
+
+
+def _mkfs_ext4(tree, label, out, size, extra=(), reproducible=False):
+    """With REPRODUCIBLE, the same TREE gives the same bytes: the UUID and
+    the directory hash seed come from LABEL, every time from FIXED_TIME."""
     if os.path.exists(out):
         os.unlink(out)
+    eopts, env = "root_owner=0:0", None
+    if reproducible:
+        for top, dirs, files in os.walk(tree):
+            for name in dirs + files:
+                os.utime(os.path.join(top, name), (FIXED_TIME, FIXED_TIME),
+                         follow_symlinks=False)
+        os.utime(tree, (FIXED_TIME, FIXED_TIME))
+        extra = ["-U", _image_id(label, "fs"), *extra]
+        eopts += ",hash_seed=" + _image_id(label, "hash_seed")
+        env = dict(os.environ, E2FSPROGS_FAKE_TIME=str(FIXED_TIME))
     subprocess.run(["mkfs.ext4", "-q", "-F", "-L", label, "-d", tree,
-                    "-E", "root_owner=0:0", *extra, out, size], check=True,
-                   stdout=subprocess.DEVNULL)
+                    "-E", eopts, *extra, out, size], check=True,
+                   stdout=subprocess.DEVNULL, env=env)
+    if reproducible:
+        # mkfs copies each file's ctime, which utime() cannot set, and
+        # its reads of the directories moved their atimes.
+        paths = ["/"] + ["/" + os.path.relpath(os.path.join(top, name), tree)
+                         for top, dirs, files in os.walk(tree)
+                         for name in dirs + files]
+        script = "".join(f"sif {p} {field} @{FIXED_TIME}\n" for p in paths
+                         for field in ("ctime", "atime"))
+        subprocess.run(["debugfs", "-w", "-f", "-", out], input=script,
+                       text=True, check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, env=env)
 
 
 # An ext4 image with an external journal (see the docstring). Both use
@@ -351,9 +384,16 @@ def _build_verity(build, imgdir, vname, stamp):
             os.unlink(p)
     # dm-verity's logical block is its data block (4096): mkfs would
     # pick 1024 for a disk this small, which ext4 cannot mount on it.
-    _mkfs_ext4(tree, vname, data + ".tmp", VERITY_DATA_SIZE, ["-b", "4096"])
+    # Reproducible, salt included: the same payload gives the same root
+    # digest, so its place in make bench's sorted lists (and what a lookup
+    # costs) does not change from one image build to the next.
+    _mkfs_ext4(tree, vname, data + ".tmp", VERITY_DATA_SIZE, ["-b", "4096"],
+               reproducible=True)
     # veritysetup works on plain files and needs no privileges.
-    out = subprocess.run(["veritysetup", "format", data + ".tmp", hash_ + ".tmp"],
+    salt = hashlib.sha256(f"loadpin-test:{vname}:salt".encode()).hexdigest()
+    out = subprocess.run(["veritysetup", "format", "--salt", salt,
+                          "--uuid", _image_id(vname, "verity"),
+                          data + ".tmp", hash_ + ".tmp"],
                          check=True, capture_output=True, text=True).stdout
     info = {}
     for line in out.splitlines():
