@@ -27,7 +27,8 @@ tests/guest/lib.sh sourced). Header keys:
 dm-verity disks: VNAME.verity-data is an ext4 image of the payload (with
 IDENTITY "VNAME"), VNAME.verity-hash its hash tree made by `veritysetup
 format` (superblock in the first 4096-byte block), for VNAME in
-VERITY_IMAGES (vgood, vbad). Attach both read-only. The trusted payload
+VERITY_IMAGES (vgood, vbad); both are reproducible, so one payload gives
+one root digest. Attach both read-only. The trusted payload
 (trusted.ext4, trusted.squashfs) then holds in verity/:
 
   digests            the digest list, trusting vgood's root hash only
