@@ -24,16 +24,21 @@ res=$OUT/bench
 rm -rf "$res"
 mkdir -p "$res"
 ok=1
+# bench_boot BUILD SCENARIO OUT: boot SCENARIO once on BUILD, its TAP into
+# OUT.tap, its "# bench: KEY VALUE" figures into OUT.txt.
+bench_boot() {
+	if ! python3 "$TOP/tests/run.py" --bench --jobs 1 --build "$1" "$2" > "$3.tap"; then
+		cat "$3.tap" >&2
+		ok=0
+	fi
+	sed -n 's/^# bench: //p' "$OUT/logs/$1/$2/results.log" > "$3.txt"
+}
+
 for r in $(seq 1 "$rounds"); do
 	for cfg in none:main:bench-none upstream:upstream:bench-loadpin series:main:bench-loadpin; do
 		IFS=: read -r name build scn <<< "$cfg"
 		log "round $r/$rounds: $name"
-		if ! python3 "$TOP/tests/run.py" --bench --jobs 1 --build "$build" "$scn" \
-			> "$res/$name.$r.tap"; then
-			cat "$res/$name.$r.tap" >&2
-			ok=0
-		fi
-		sed -n 's/^# bench: //p' "$OUT/logs/$build/$scn/results.log" > "$res/$name.$r.txt"
+		bench_boot "$build" "$scn" "$res/$name.$r"
 	done
 done
 
@@ -44,15 +49,8 @@ for r in $(seq 1 "$rounds"); do
 	for n in 1 100 4000; do
 		for cfg in upstream:upstream series:main; do
 			IFS=: read -r name build <<< "$cfg"
-			scn=bench-verity-$n
 			log "round $r/$rounds: $name, $n digest(s)"
-			if ! python3 "$TOP/tests/run.py" --bench --jobs 1 --build "$build" "$scn" \
-				> "$res/$name.verity-$n.$r.tap"; then
-				cat "$res/$name.verity-$n.$r.tap" >&2
-				ok=0
-			fi
-			sed -n 's/^# bench: //p' "$OUT/logs/$build/$scn/results.log" \
-				> "$res/$name.verity-$n.$r.txt"
+			bench_boot "$build" "bench-verity-$n" "$res/$name.verity-$n.$r"
 		done
 	done
 done
@@ -69,12 +67,7 @@ for cfg in none:main:bench-none upstream:upstream:bench-loadpin series:main:benc
 	stem=$name
 	[ "$scn" = "${scn#bench-verity-}" ] || stem=$name.verity-${scn#bench-verity-}
 	log "instruction counts: $name, $scn"
-	if ! LOADPIN_QEMU_ICOUNT=0 python3 "$TOP/tests/run.py" --bench --jobs 1 \
-		--build "$build" "$scn" > "$res/$stem.icount.tap"; then
-		cat "$res/$stem.icount.tap" >&2
-		ok=0
-	fi
-	sed -n 's/^# bench: //p' "$OUT/logs/$build/$scn/results.log" > "$res/$stem.icount.txt"
+	LOADPIN_QEMU_ICOUNT=0 bench_boot "$build" "$scn" "$res/$stem.icount"
 done
 
 # Static footprint: the objects each LoadPin is made of (not the KUnit
@@ -115,8 +108,13 @@ def read_rounds(stem, into, runs=None):
 vals = {n: read_rounds(n, {}) for n in names}
 
 
+def floats(figs, k):
+    """The numbers among FIGS' values of K."""
+    return [x for x in figs.get(k, []) if isinstance(x, float)]
+
+
 def med(n, k):
-    v = [x for x in vals[n].get(k, []) if isinstance(x, float)]
+    v = floats(vals[n], k)
     return statistics.median(v) if v else None
 
 
@@ -155,11 +153,20 @@ for i, part in enumerate(("text", "data", "bss")):
     cells = ["-"] + [str(size[n][i]) if size.get(n) else "-" for n in ("upstream", "series")]
     print(f"{'static ' + part + ', bytes':{w}}" + "".join(f"{c:>12}" for c in cells))
 print()
-a, b, c = med("none", "allow_ns"), med("upstream", "allow_ns"), med("series", "allow_ns")
-if None not in (a, b, c):
+
+
+def allow_path(get, unit, digits):
+    """What upstream and the series add per call over none, in GET's UNIT."""
+    a, b, c = get("none", "allow_ns"), get("upstream", "allow_ns"), get("series", "allow_ns")
+    if None in (a, b, c):
+        return
     up, ours = b - a, c - a
-    print(f"allow path: upstream adds {up:.1f} ns per call, the series {ours:.1f} ns", end="")
+    print(f"allow path: upstream adds {up:.{digits}f} {unit} per call, "
+          f"the series {ours:.{digits}f} {unit}", end="")
     print(f" ({ours / up:.2f} of upstream's)" if up > 0 else "")
+
+
+allow_path(med, "ns", 1)
 b, c = med("upstream", "deny_ns"), med("series", "deny_ns")
 if b and c:
     print(f"deny path: the series is {b / c:.1f} times cheaper per denial than upstream")
@@ -175,7 +182,7 @@ vvals = {(n, d): read_rounds(f"{n}.verity-{d}", {})
 
 
 def vmed(n, d, k):
-    v = [x for x in vvals[(n, d)].get(k, []) if isinstance(x, float)]
+    v = floats(vvals[(n, d)], k)
     return statistics.median(v) if v else None
 
 
@@ -208,7 +215,7 @@ ivals = {stem: read_rounds(stem, {}, ["icount"]) for stem in
 
 
 def icount(stem, k):
-    v = [x for x in ivals[stem].get(k, []) if isinstance(x, float)]
+    v = floats(ivals[stem], k)
     return v[0] if v else None
 
 
@@ -229,11 +236,7 @@ for d in (1, 4000):
             refused = icount(f"{n}.verity-{d}", "list_refused")
             cells.append("-" if refused else fmt(icount(f"{n}.verity-{d}", key), 0))
         print(f"{label:{w}}" + "".join(f"{c:>12}" for c in cells))
-a, b, c = icount("none", "allow_ns"), icount("upstream", "allow_ns"), icount("series", "allow_ns")
-if None not in (a, b, c):
-    up, ours = b - a, c - a
-    print(f"allow path: upstream adds {up:.0f} instructions per call, the series {ours:.0f}", end="")
-    print(f" ({ours / up:.2f} of upstream's)" if up > 0 else "")
+allow_path(icount, "instructions", 0)
 b, c = icount("upstream", "deny_ns"), icount("series", "deny_ns")
 if b and c:
     print(f"deny path: the series runs {b / c:.1f} times fewer instructions per denial")
