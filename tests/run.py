@@ -75,7 +75,6 @@ import re
 import shutil
 import struct
 import subprocess
-import uuid
 import sys
 import threading
 import time
@@ -230,11 +229,6 @@ def _mkfs_ext4(tree, label, out, size, extra=(), reproducible=False):
         os.unlink(out)
     eopts, env = "root_owner=0:0", None
     if reproducible:
-        for top, dirs, files in os.walk(tree):
-            for name in dirs + files:
-                os.utime(os.path.join(top, name), (FIXED_TIME, FIXED_TIME),
-                         follow_symlinks=False)
-        os.utime(tree, (FIXED_TIME, FIXED_TIME))
         extra = ["-U", _image_id(label, "fs"), *extra]
         eopts += ",hash_seed=" + _image_id(label, "hash_seed")
         env = dict(os.environ, E2FSPROGS_FAKE_TIME=str(FIXED_TIME))
@@ -242,13 +236,13 @@ def _mkfs_ext4(tree, label, out, size, extra=(), reproducible=False):
                     "-E", eopts, *extra, out, size], check=True,
                    stdout=subprocess.DEVNULL, env=env)
     if reproducible:
-        # mkfs copies each file's ctime, which utime() cannot set, and
-        # its reads of the directories moved their atimes.
+        # mkfs copies each file's times from TREE (ctime included, which
+        # utime() cannot set): fix them in the image instead.
         paths = ["/"] + ["/" + os.path.relpath(os.path.join(top, name), tree)
                          for top, dirs, files in os.walk(tree)
                          for name in dirs + files]
         script = "".join(f"sif {p} {field} @{FIXED_TIME}\n" for p in paths
-                         for field in ("ctime", "atime"))
+                         for field in ("ctime", "atime", "mtime"))
         subprocess.run(["debugfs", "-w", "-f", "-", out], input=script,
                        text=True, check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, env=env)
