@@ -99,6 +99,14 @@ leak_check() {
 	fi
 }
 
+# The kselftest runner logs to /dev/stdout, which devtmpfs does not make:
+# link /dev/stdin, /dev/stdout and /dev/stderr to this shell's descriptors.
+stdio_links() {
+	for i in 0:stdin 1:stdout 2:stderr; do
+		[ -e /dev/${i#*:} ] || ln -s /proc/self/fd/${i%%:*} /dev/${i#*:}
+	done
+}
+
 # Run a kselftest-harness program; its TAP lines count as our tests.
 selftest() {
 	"$@" 2>&1 | sed -n 's/^\(not \)\{0,1\}ok [0-9]* /&/p; /^# /p'
