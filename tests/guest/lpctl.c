@@ -13,6 +13,8 @@
  *   lpctl kexec KERNEL [INITRD] kexec_file_load(2), then unload again
  *   lpctl kexec-memfd KERNEL    kexec_file_load(2) with the initrd in a memfd
  *   lpctl verity FILE           LOADPIN_IOC_SET_TRUSTED_VERITY_DIGESTS
+ *   lpctl verity-noread FILE    the same with FILE open for neither reading
+ *                               nor writing (access mode 3)
  *   lpctl seal [FLAGS]          LOADPIN_IOC_SEAL_TRUSTED_VERITY_DIGESTS
  *   lpctl ioctl NUMBER          any ioctl number on the dm-verity file, no
  *                               argument (0x4c01 is LOOP_CLR_FD)
@@ -22,6 +24,9 @@
  *   lpctl nocap CMD ARG...      drop every capability, stay uid 0, run the
  *                               lpctl command CMD
  *   lpctl delpart DISK N        BLKPG_DEL_PARTITION of partition N of DISK
+ *   lpctl loop-change-fd LOOP FILE
+ *                               LOOP_CHANGE_FD: read-only LOOP reads FILE
+ *                               (of the same size) from then on
  *   lpctl move-as UID SRC DST   mount(SRC, DST, MS_MOVE) as UID (and GID),
  *                               no supplementary groups
  *   lpctl cros-feed open|fopen LIST
@@ -44,6 +49,7 @@
 #include <linux/blkpg.h>
 #include <linux/capability.h>
 #include <linux/kexec.h>
+#include <linux/loop.h>
 
 #include "lpio.h"
 #include "lpresult.h"
@@ -169,9 +175,9 @@ static int verity_ioctl(unsigned long cmd, void *arg)
 	return e;
 }
 
-static int do_verity(const char *path)
+static int do_verity(const char *path, int mode)
 {
-	unsigned int fd = open(path, O_RDONLY | O_CLOEXEC);
+	unsigned int fd = open(path, mode | O_CLOEXEC);
 	int e;
 
 	if ((int)fd < 0)
@@ -250,6 +256,27 @@ static int do_delpart(const char *disk, const char *partno)
 	return e;
 }
 
+/* Swap the file under a bound read-only loop device, as live CDs did. */
+static int do_loop_change_fd(const char *loop, const char *path)
+{
+	int lfd = open(loop, O_RDONLY | O_CLOEXEC);
+	int fd, e = 0;
+
+	if (lfd < 0)
+		return errno;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		close(lfd);
+		return e;
+	}
+	if (ioctl(lfd, LOOP_CHANGE_FD, fd))
+		e = errno;
+	close(fd);
+	close(lfd);
+	return e;
+}
+
 /*
  * ChromeOS's SetupLoadPinVerityDigests() (platform2, init/startup/
  * security_manager.cc), call for call: the interface opened write-only
@@ -311,7 +338,10 @@ static int run(int argc, char **argv)
 	if (!strcmp(cmd, "kexec-memfd"))
 		return done(do_kexec(a, NULL, 1));
 	if (!strcmp(cmd, "verity"))
-		return done(do_verity(a));
+		return done(do_verity(a, O_RDONLY));
+	/* Mode 3 asks for read and write permission and grants neither. */
+	if (!strcmp(cmd, "verity-noread"))
+		return done(do_verity(a, O_ACCMODE));
 	if (!strcmp(cmd, "ioctl"))
 		return done(verity_ioctl(strtoul(a, NULL, 0), NULL));
 	if (!strcmp(cmd, "cros-feed") && b)
@@ -327,6 +357,8 @@ static int run(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "delpart") && b)
 		return done(do_delpart(a, b));
+	if (!strcmp(cmd, "loop-change-fd") && b)
+		return done(do_loop_change_fd(a, b));
 	if (!strcmp(cmd, "move-as") && b && argc > 4)
 		return done(do_move_as(a, b, argv[4]));
 	if (!strcmp(cmd, "read")) {
