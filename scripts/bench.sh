@@ -72,15 +72,28 @@ done
 
 # Static footprint: the objects each LoadPin is made of (not the KUnit
 # tests), and the dm-verity glue both have.
+# Berkeley text, data, bss; then the .text sections alone; then the
+# read-only bytes that reach vmlinux: Berkeley text without .modinfo
+# (the linker script discards it) and the per-object .note.gnu.property
+# (the link keeps one for the whole kernel).
 footprint() {	# footprint BUILD OBJECTS...
 	local b=$CACHE/build/$1
 	shift
 	(cd "$b" && size "$@" 2>/dev/null) |
-		awk 'NR > 1 { t += $1; d += $2; s += $3 } END { print t, d, s }'
+		awk 'NR > 1 { t += $1; d += $2; s += $3 } END { printf "%d %d %d", t, d, s }'
+	(cd "$b" && size -A "$@" 2>/dev/null) |
+		awk '$1 == ".text" { x += $2 }
+		     $1 == ".modinfo" || $1 == ".note.gnu.property" { n += $2 }
+		     END { printf " %d %d\n", x, n }'
 }
 echo "upstream $(footprint upstream security/loadpin/loadpin.o drivers/md/dm-verity-loadpin.o)" > "$res/size.txt"
 echo "series $(footprint main $(cd "$CACHE/build/main" && ls security/loadpin/*.o |
 	grep -v -e _test.o -e loadpin.o -e built-in) drivers/md/dm-verity-loadpin.o)" >> "$res/size.txt"
+# What each of the series' files (one concern each) costs, for a reader
+# weighing a feature against its bytes.
+(cd "$CACHE/build/main" && size $(ls security/loadpin/*.o |
+	grep -v -e _test.o -e loadpin.o -e built-in) drivers/md/dm-verity-loadpin.o) |
+	awk 'NR > 1 { print $6, $1 }' > "$res/size-by-file.txt"
 
 python3 - "$res" "$rounds" <<'EOF' | tee "$res/table.txt"
 import os, statistics, sys
@@ -126,7 +139,7 @@ size = {}
 with open(os.path.join(res, "size.txt")) as f:
     for line in f:
         n, *tds = line.split()
-        size[n] = [int(x) for x in tds] if len(tds) == 3 else None
+        size[n] = [int(x) for x in tds] if len(tds) == 5 else None
 
 rows = [
     ("allow: ns per security_kernel_read_file()", "allow_ns", 1),
@@ -149,9 +162,25 @@ for label, key, d in rows:
             x = None
         cells.append(fmt(x, d))
     print(f"{label:{w}}" + "".join(f"{c:>12}" for c in cells))
-for i, part in enumerate(("text", "data", "bss")):
+for n in ("upstream", "series"):
+    if size.get(n):
+        t, d, b, x, gone = size[n]
+        size[n] = [t, d, b, x, t - gone]
+for i, part in enumerate(("text", "data", "bss", ".text section", "text in vmlinux")):
     cells = ["-"] + [str(size[n][i]) if size.get(n) else "-" for n in ("upstream", "series")]
     print(f"{'static ' + part + ', bytes':{w}}" + "".join(f"{c:>12}" for c in cells))
+if size.get("upstream") and size.get("series"):
+    print("static size, series over upstream: " + ", ".join(
+        f"{part} {size['series'][i] / size['upstream'][i]:.2f}x"
+        for i, part in ((0, "text"), (3, ".text section"), (4, "text in vmlinux"))))
+by_file = []
+with open(os.path.join(res, "size-by-file.txt")) as f:
+    by_file = [(n, int(t)) for n, t in (line.split() for line in f)]
+if by_file:
+    total = sum(t for _, t in by_file)
+    print("series static text by file, bytes (share of the series' text):")
+    for n, t in sorted(by_file, key=lambda x: -x[1]):
+        print(f"  {n:{w - 2}}{t:>12}{100 * t / total:>11.1f}%")
 print()
 
 

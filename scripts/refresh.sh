@@ -17,7 +17,10 @@ desc=$(mktemp)
 cover=$TOP/patches/0000-cover-letter.patch
 if [ -f "$cover" ]; then
 	awk '
-	/^Subject: / { sub(/^Subject: \[[^]]*\] /, ""); subj = $0; next }
+	/^Subject: / { sub(/^Subject: \[[^]]*\] /, ""); subj = $0; hdr = 1; next }
+	# A long subject is folded over several header lines.
+	hdr && /^[ \t]/ { sub(/^[ \t]+/, " "); subj = subj $0; next }
+	{ hdr = 0 }
 	subj != "" && !body && /^$/ { body = 1; next }
 	body && /^[^ ].*\([0-9]+\):$/ { exit }
 	body { text = text $0 "\n" }

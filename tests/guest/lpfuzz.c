@@ -206,6 +206,7 @@ enum kind {
 	K_LIST,		/* a valid list on the pinned filesystem */
 	K_LIMIT,	/* a valid list of exactly LIST_MAX bytes */
 	K_BAD,		/* a malformed list, an empty file, a FIFO, ... */
+	K_NOREAD,	/* open, but not for reading: EBADF, as finit_module(2) */
 	K_HUGE,		/* LIST_MAX + 1 bytes: EFBIG */
 	K_CHANGING,	/* being rewritten by the child */
 	K_NOTFD,	/* not an fd fdget() takes: EINVAL, as upstream */
@@ -377,7 +378,7 @@ static void setup_pool(const char *dir)
 	add_fd(open("/", O_PATH | O_CLOEXEC), K_NOTFD, 0, "an O_PATH fd");
 	if (!pipe(p)) {
 		add_fd(p[0], K_OTHER, 0, "a pipe's read end");
-		add_fd(p[1], K_OTHER, 0, "a pipe's write end");
+		add_fd(p[1], K_NOREAD, 0, "a pipe's write end");
 	}
 	if (!socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
 		add_fd(sv[0], K_OTHER, 0, "a unix socket");
@@ -473,11 +474,11 @@ static void setup_pool(const char *dir)
 		snprintf(path, sizeof(path), "%s/fifo", dir);
 		mkfifo(path, 0644);
 		add_fd(open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC), K_BAD, 0, "a FIFO");
-		/* Its own file: a writer makes every read of it ETXTBSY. */
+		/* Its own file, held open for writing: no read may see it. */
 		snprintf(path, sizeof(path), "%s/wronly", dir);
 		len = make_list(buf, sizeof(buf), 2);
 		if (!write_file(path, buf, len))
-			add_fd(open(path, O_WRONLY | O_CLOEXEC), K_BAD, 0,
+			add_fd(open(path, O_WRONLY | O_CLOEXEC), K_NOREAD, 0,
 			       "a valid list opened write-only");
 		snprintf(path, sizeof(path), "%s/changing", dir);
 		len = make_list(buf, sizeof(buf), 1);
@@ -668,6 +669,9 @@ static void consequential(void)
 		break;
 	case K_HUGE:
 		check(INV_FEED, e == EFBIG, "%s: %s, not EFBIG", what, errname(e));
+		break;
+	case K_NOREAD:
+		check(INV_FEED, e == EBADF, "%s: %s, not EBADF", what, errname(e));
 		break;
 	case K_CHANGING:
 		/* Whole versions only: the kernel denies writers while it reads. */
