@@ -86,13 +86,13 @@ footprint() {	# footprint BUILD OBJECTS...
 		     $1 == ".modinfo" || $1 == ".note.gnu.property" { n += $2 }
 		     END { printf " %d %d\n", x, n }'
 }
+series_objs="$(cd "$CACHE/build/main" && ls security/loadpin/*.o |
+	grep -v -e _test.o -e loadpin.o -e built-in) drivers/md/dm-verity-loadpin.o"
 echo "upstream $(footprint upstream security/loadpin/loadpin.o drivers/md/dm-verity-loadpin.o)" > "$res/size.txt"
-echo "series $(footprint main $(cd "$CACHE/build/main" && ls security/loadpin/*.o |
-	grep -v -e _test.o -e loadpin.o -e built-in) drivers/md/dm-verity-loadpin.o)" >> "$res/size.txt"
+echo "series $(footprint main $series_objs)" >> "$res/size.txt"
 # What each of the series' files (one concern each) costs, for a reader
 # weighing a feature against its bytes.
-(cd "$CACHE/build/main" && size $(ls security/loadpin/*.o |
-	grep -v -e _test.o -e loadpin.o -e built-in) drivers/md/dm-verity-loadpin.o) |
+(cd "$CACHE/build/main" && size $series_objs) |
 	awk 'NR > 1 { print $6, $1 }' > "$res/size-by-file.txt"
 
 python3 - "$res" "$rounds" <<'EOF' | tee "$res/table.txt"
@@ -173,7 +173,6 @@ if size.get("upstream") and size.get("series"):
     print("static size, series over upstream: " + ", ".join(
         f"{part} {size['series'][i] / size['upstream'][i]:.2f}x"
         for i, part in ((0, "text"), (3, ".text section"), (4, "text in vmlinux"))))
-by_file = []
 with open(os.path.join(res, "size-by-file.txt")) as f:
     by_file = [(n, int(t)) for n, t in (line.split() for line in f)]
 if by_file:
