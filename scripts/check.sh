@@ -73,6 +73,10 @@ all) tally "$TOP/scripts/matrix.sh" --counts ;;
 esac
 # loadpinctl's host tests: its parsers (on the kernel's digest-list
 # cases), exit statuses against fake trees, a bounded fuzz under ASan.
+# Its log --audit test reads ausearch's output: unpack ausearch first,
+# or a fresh clone would skip that test.
+step "audit's ausearch unpacked from Debian's auditd package" \
+	"$TOP/tests/ausearch.sh" --unpack
 step "loadpinctl and its tests build" quiet make -s -C "$TOP/loadpinctl" SRC="$SRC" \
 	loadpinctl tests/unit tests/fuzz &&
 	tally "$TOP/loadpinctl/tests/run.sh" --counts
